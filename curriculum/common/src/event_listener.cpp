@@ -1,0 +1,154 @@
+#include "event_listener.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <iostream>
+
+#include "json_text.h"
+
+namespace tito_catch {
+namespace {
+
+bool starts_with(const std::string& text, const std::string& prefix) { return text.rfind(prefix, 0) == 0; }
+
+std::string without_trailing_space(std::string text) {
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\n')) text.pop_back();
+  return text;
+}
+
+// Where the learner's value and the test's value sit inside Catch2's expanded expression.
+struct SplitValues {
+  std::string actual, expected, extra;
+};
+
+// Our matchers describe themselves as "\nexpected: <value>[\n<more>]", and Catch2 expands a
+// matcher assertion as "<actual> <description>".
+bool split_matcher(const std::string& expanded, SplitValues& values) {
+  static const std::string marker = "\nexpected: ";
+  auto at = expanded.find(marker);
+  if (at == std::string::npos) return false;
+  values.actual = without_trailing_space(expanded.substr(0, at));
+  std::string rest = expanded.substr(at + marker.size());
+  auto newline = rest.find('\n');
+  values.expected = rest.substr(0, newline);
+  if (newline != std::string::npos) values.extra = rest.substr(newline + 1);
+  return true;
+}
+
+// Catch2 expands `lhs op rhs` as "lhs op rhs" when short, else "lhs\nop\nrhs". The left side is
+// what the learner's code produced; for operators other than == the expected side keeps its
+// operator ("< 3"), since the right side alone is then not the wanted value.
+bool split_comparison(const std::string& expanded, SplitValues& values) {
+  static const char* operators[] = {"==", "!=", "<=", ">=", "<", ">"};
+  for (const char* op : operators) {
+    for (const std::string& separator : {"\n" + std::string(op) + "\n", " " + std::string(op) + " "}) {
+      auto at = expanded.find(separator);
+      if (at == std::string::npos || expanded.find(separator, at + 1) != std::string::npos) continue;
+      values.actual = expanded.substr(0, at);
+      values.expected = expanded.substr(at + separator.size());
+      if (std::string(op) != "==") values.expected = std::string(op) + " " + values.expected;
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+TitoEventListener::~TitoEventListener() {
+  if (events_) std::fclose(events_);
+}
+
+void TitoEventListener::write_line(const std::string& json) {
+  if (!opened_) {
+    opened_ = true;
+    const char* path = std::getenv("TITO_EVENTS_FILE");
+    if (path && *path) events_ = std::fopen(path, "a");
+  }
+  if (!events_) return;
+  std::fputs(json.c_str(), events_);
+  std::fputc('\n', events_);
+  std::fflush(events_);  // the next line of learner code may crash the process
+}
+
+void TitoEventListener::testCaseStarting(Catch::TestCaseInfo const& info) {
+  // Where this case's output begins, so a crash report can show just this case's output.
+  std::cout.flush();
+  std::cerr.flush();
+  std::fflush(stdout);
+  long offset = static_cast<long>(lseek(STDOUT_FILENO, 0, SEEK_CUR));
+  write_line("{\"event\":\"case_start\",\"name\":" + json_quote(info.name) +
+             ",\"points\":" + std::to_string(points_from_tags(info.tags)) +
+             ",\"output_offset\":" + std::to_string(offset) + "}");
+  case_start_ = std::chrono::steady_clock::now();
+}
+
+bool TitoEventListener::assertionEnded(Catch::AssertionStats const& stats) {
+  const Catch::AssertionResult& result = stats.assertionResult;
+  if (result.isOk()) return true;
+
+  std::string kind = "assertion";
+  const std::string original_message = result.getMessage();
+  std::string message = original_message;
+  SplitValues values;
+  std::string expanded = result.hasExpression() ? result.getExpandedExpression() : "";
+  switch (result.getResultType()) {
+    case Catch::ResultWas::ThrewException:
+      kind = "exception";
+      if (starts_with(message, kNotImplementedPrefix)) {
+        kind = "not_implemented";
+        message = message.substr(std::string(kNotImplementedPrefix).size());
+      } else if (starts_with(message, kOutOfMemoryPrefix)) {
+        kind = "out_of_memory";
+        message = message.substr(std::string(kOutOfMemoryPrefix).size());
+      }
+      expanded.clear();  // nothing was compared
+      break;
+    case Catch::ResultWas::FatalErrorCondition:
+      kind = "fatal_signal";
+      break;
+    case Catch::ResultWas::ExpressionFailed: {
+      std::string macro = result.getTestMacroName().empty() ? "" : std::string(result.getTestMacroName());
+      // CHECK_THROWS_WITH(starter_stub(), ...) sees our translated NotImplemented message where it
+      // wanted another error: the learner has not written the code yet, rather than got it wrong.
+      std::string quoted_prefix = std::string("\"") + kNotImplementedPrefix;
+      if (macro.find("THROWS") != std::string::npos && starts_with(expanded, quoted_prefix)) {
+        kind = "not_implemented";
+        auto end = expanded.find("\" ", quoted_prefix.size());
+        message = expanded.substr(quoted_prefix.size(), end == std::string::npos ? std::string::npos
+                                                                                 : end - quoted_prefix.size());
+        break;
+      }
+      bool is_matcher = macro.find("THAT") != std::string::npos;
+      if (is_matcher ? split_matcher(expanded, values) : split_comparison(expanded, values)) {
+        if (!values.extra.empty()) message += (message.empty() ? "" : "\n") + values.extra;
+      }
+      break;
+    }
+    default:
+      break;
+  }
+  // INFO()/CAPTURE() context; Catch2 also repeats the exception text here, which we already have.
+  for (const auto& info : stats.infoMessages)
+    if (info.message != original_message) message += (message.empty() ? "" : "\n") + info.message;
+
+  write_line("{\"event\":\"assertion_failed\",\"file\":" + json_quote(result.getSourceInfo().file) +
+             ",\"line\":" + std::to_string(result.getSourceInfo().line) +
+             ",\"expression\":" + json_quote(result.hasExpression() ? result.getExpressionInMacro() : "") +
+             ",\"actual\":" + json_quote(values.actual) + ",\"expected\":" + json_quote(values.expected) +
+             ",\"expanded\":" + json_quote(expanded) + ",\"message\":" + json_quote(message) +
+             ",\"kind\":" + json_quote(kind) + "}");
+  return true;
+}
+
+void TitoEventListener::testCaseEnded(Catch::TestCaseStats const& stats) {
+  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - case_start_).count();
+  write_line("{\"event\":\"case_end\",\"name\":" + json_quote(stats.testInfo.name) +
+             ",\"passed\":" + (stats.totals.assertions.allOk() ? "true" : "false") +
+             ",\"duration_ms\":" + std::to_string(ms) + "}");
+}
+
+void TitoEventListener::testRunEnded(Catch::TestRunStats const&) { write_line("{\"event\":\"run_end\"}"); }
+
+}  // namespace tito_catch

@@ -1,0 +1,130 @@
+#pragma once
+// The single registration point between ops and autograd, modelled on PyTorch's Autograd dispatch key.
+//
+// Every public op (add, mm, sum, view, ...) runs its CPU kernel and then calls
+//     record_op("mm", {self, mat2}, {result}, attributes);
+// which returns at once unless an AutogradLayer is registered AND grad mode is on. In module 01 no
+// layer exists, so no op records anything and the cost is one branch (no heap allocation).
+//
+// How module 06 (Autograd) hooks in, without changing Tensor or any op:
+//   1. Define tinytorch::autograd::AutogradMeta (grad, grad_fn, requires_grad, retains_grad) and
+//      keep it in TensorImpl::autograd_meta().
+//   2. Implement AutogradLayer:
+//        - record(op): if any input requires grad, build the backward node for op.name from the
+//          inputs, outputs and attributes (dims, keepdim, alpha, exponent, sizes...), and set it as
+//          the grad_fn of every output;
+//        - the Tensor-surface methods (requires_grad, set_requires_grad, grad, backward, ...),
+//          which Tensor forwards here once a layer is registered.
+//   3. Register it once: set_autograd_layer(&the_engine). Tensor::requires_grad_(true) and
+//      TensorOptions().requires_grad(true) start working from then on.
+// Composite ops (matmul, reshape-as-copy, index, ...) record nothing themselves: the primitive ops
+// they are made of record, exactly as PyTorch's CompositeImplicitAutograd ops do.
+#include <cstdint>
+#include <initializer_list>
+#include <memory>
+#include <optional>
+
+#include "tinytorch/tensor.h"
+
+namespace tinytorch {
+
+// What a backward rule may need besides the inputs and outputs. Each op fills only what it uses:
+//   add/sub: alpha            pow: exponent (Scalar exponent)     clamp: min, max
+//   sum/mean: dims, keepdim    max/min (dim): dim, keepdim         to: dtype
+//   view/reshape/expand: sizes (the input's sizes are on the input)
+//   transpose: dim, dim1       permute: dims      select: dim, index      unsqueeze/squeeze: dim
+//   narrow: dim, start, length slice: dim, start, end, step
+// The IntArrayRefs point into the caller's locals: copy them if you keep them.
+struct OpAttributes {
+  IntArrayRef dims;
+  IntArrayRef sizes;
+  int64_t dim = 0;
+  int64_t dim1 = 0;
+  int64_t index = 0;
+  int64_t start = 0;
+  int64_t end = 0;
+  int64_t length = 0;
+  int64_t step = 1;
+  bool keepdim = false;
+  Scalar alpha = 1;
+  Scalar exponent = 1;
+  std::optional<Scalar> min;
+  std::optional<Scalar> max;
+  std::optional<ScalarType> dtype;
+};
+
+// One executed op, handed to the layer. In-place ops name themselves with a trailing '_' ("add_")
+// and list the modified tensor as their output.
+struct OpRecord {
+  const char* name;
+  ArrayRef<Tensor> inputs;
+  ArrayRef<Tensor> outputs;
+  const OpAttributes& attributes;
+};
+
+class AutogradLayer {
+ public:
+  virtual ~AutogradLayer() = default;
+
+  // Called after every public op while grad mode is on.
+  virtual void record(const OpRecord& op) = 0;
+
+  // Tensor's autograd surface forwards to these while a layer is registered.
+  virtual bool requires_grad(const Tensor& self) const = 0;
+  virtual void set_requires_grad(const Tensor& self, bool requires_grad) = 0;
+  virtual const Tensor& grad(const Tensor& self) = 0;
+  virtual Tensor& mutable_grad(const Tensor& self) = 0;
+  virtual void backward(const Tensor& root, const Tensor& gradient, std::optional<bool> retain_graph,
+                        bool create_graph) = 0;
+  virtual const std::shared_ptr<autograd::Node>& grad_fn(const Tensor& self) = 0;
+  virtual bool is_leaf(const Tensor& self) = 0;
+  virtual void retain_grad(const Tensor& self) = 0;
+  virtual bool retains_grad(const Tensor& self) = 0;
+  virtual Tensor detach(const Tensor& self) = 0;
+};
+
+// Registers (or, with nullptr, removes) the gradient engine. The layer is not owned: it must
+// outlive every tensor op that runs while it is registered.
+void set_autograd_layer(AutogradLayer* layer);
+AutogradLayer* autograd_layer();
+
+// Grad mode, per thread, like LibTorch's: torch::NoGradGuard turns recording off in a scope.
+struct GradMode {
+  static bool is_enabled();
+  static void set_enabled(bool enabled);
+};
+
+class AutoGradMode {
+ public:
+  explicit AutoGradMode(bool enabled) : previous_(GradMode::is_enabled()) { GradMode::set_enabled(enabled); }
+  ~AutoGradMode() { GradMode::set_enabled(previous_); }
+  AutoGradMode(const AutoGradMode&) = delete;
+  AutoGradMode& operator=(const AutoGradMode&) = delete;
+
+ private:
+  bool previous_;
+};
+
+struct NoGradGuard : public AutoGradMode {
+  NoGradGuard() : AutoGradMode(false) {}
+};
+
+namespace detail {
+extern AutogradLayer* registered_autograd_layer;
+}  // namespace detail
+
+// True when ops must report themselves: a layer is registered and grad mode is on.
+inline bool is_recording() {
+  return detail::registered_autograd_layer != nullptr && GradMode::is_enabled();
+}
+
+// The hook every public op calls after its kernel. The common case (no layer) is one branch.
+inline void record_op(const char* name, std::initializer_list<Tensor> inputs,
+                      std::initializer_list<Tensor> outputs, const OpAttributes& attributes = OpAttributes()) {
+  if (!is_recording()) return;
+  detail::registered_autograd_layer->record(
+      OpRecord{name, ArrayRef<Tensor>(inputs.begin(), inputs.size()),
+               ArrayRef<Tensor>(outputs.begin(), outputs.size()), attributes});
+}
+
+}  // namespace tinytorch

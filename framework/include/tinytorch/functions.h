@@ -1,0 +1,94 @@
+#pragma once
+// Free-function spellings of the Tensor methods, as LibTorch's torch::add(a, b), torch::matmul(a, b).
+#include <optional>
+#include <tuple>
+
+#include "tinytorch/tensor.h"
+
+namespace tinytorch {
+
+inline Tensor add(const Tensor& a, const Tensor& b, const Scalar& alpha = 1) { return a.add(b, alpha); }
+inline Tensor add(const Tensor& a, const Scalar& b, const Scalar& alpha = 1) { return a.add(b, alpha); }
+inline Tensor sub(const Tensor& a, const Tensor& b, const Scalar& alpha = 1) { return a.sub(b, alpha); }
+inline Tensor sub(const Tensor& a, const Scalar& b, const Scalar& alpha = 1) { return a.sub(b, alpha); }
+inline Tensor mul(const Tensor& a, const Tensor& b) { return a.mul(b); }
+inline Tensor mul(const Tensor& a, const Scalar& b) { return a.mul(b); }
+inline Tensor div(const Tensor& a, const Tensor& b) { return a.div(b); }
+inline Tensor div(const Tensor& a, const Scalar& b) { return a.div(b); }
+inline Tensor neg(const Tensor& t) { return t.neg(); }
+inline Tensor pow(const Tensor& t, const Tensor& exponent) { return t.pow(exponent); }
+inline Tensor pow(const Tensor& t, const Scalar& exponent) { return t.pow(exponent); }
+inline Tensor exp(const Tensor& t) { return t.exp(); }
+inline Tensor log(const Tensor& t) { return t.log(); }
+inline Tensor sqrt(const Tensor& t) { return t.sqrt(); }
+inline Tensor abs(const Tensor& t) { return t.abs(); }
+inline Tensor clamp(const Tensor& t, const std::optional<Scalar>& min,
+                    const std::optional<Scalar>& max = std::nullopt) {
+  return t.clamp(min, max);
+}
+
+inline Tensor matmul(const Tensor& a, const Tensor& b) { return a.matmul(b); }
+inline Tensor mm(const Tensor& a, const Tensor& b) { return a.mm(b); }
+inline Tensor bmm(const Tensor& a, const Tensor& b) { return a.bmm(b); }
+
+inline Tensor sum(const Tensor& t, std::optional<ScalarType> dtype = std::nullopt) { return t.sum(dtype); }
+inline Tensor sum(const Tensor& t, IntArrayRef dim, bool keepdim = false,
+                  std::optional<ScalarType> dtype = std::nullopt) {
+  return t.sum(dim, keepdim, dtype);
+}
+inline Tensor mean(const Tensor& t, std::optional<ScalarType> dtype = std::nullopt) { return t.mean(dtype); }
+inline Tensor mean(const Tensor& t, IntArrayRef dim, bool keepdim = false,
+                   std::optional<ScalarType> dtype = std::nullopt) {
+  return t.mean(dim, keepdim, dtype);
+}
+inline Tensor max(const Tensor& t) { return t.max(); }
+inline Tensor min(const Tensor& t) { return t.min(); }
+inline std::tuple<Tensor, Tensor> max(const Tensor& t, int64_t dim, bool keepdim = false) {
+  return t.max(dim, keepdim);
+}
+inline std::tuple<Tensor, Tensor> min(const Tensor& t, int64_t dim, bool keepdim = false) {
+  return t.min(dim, keepdim);
+}
+inline Tensor argmax(const Tensor& t, std::optional<int64_t> dim = std::nullopt, bool keepdim = false) {
+  return t.argmax(dim, keepdim);
+}
+inline Tensor argmin(const Tensor& t, std::optional<int64_t> dim = std::nullopt, bool keepdim = false) {
+  return t.argmin(dim, keepdim);
+}
+
+inline Tensor eq(const Tensor& a, const Tensor& b) { return a.eq(b); }
+inline Tensor ne(const Tensor& a, const Tensor& b) { return a.ne(b); }
+inline Tensor gt(const Tensor& a, const Tensor& b) { return a.gt(b); }
+inline Tensor lt(const Tensor& a, const Tensor& b) { return a.lt(b); }
+inline Tensor ge(const Tensor& a, const Tensor& b) { return a.ge(b); }
+inline Tensor le(const Tensor& a, const Tensor& b) { return a.le(b); }
+inline Tensor all(const Tensor& t) { return t.all(); }
+inline Tensor any(const Tensor& t) { return t.any(); }
+inline bool allclose(const Tensor& a, const Tensor& b, double rtol = 1e-05, double atol = 1e-08,
+                     bool equal_nan = false) {
+  return a.allclose(b, rtol, atol, equal_nan);
+}
+inline bool equal(const Tensor& a, const Tensor& b) { return a.equal(b); }
+
+inline Tensor reshape(const Tensor& t, IntArrayRef shape) { return t.reshape(shape); }
+inline Tensor flatten(const Tensor& t, int64_t start_dim = 0, int64_t end_dim = -1) {
+  return t.flatten(start_dim, end_dim);
+}
+inline Tensor squeeze(const Tensor& t) { return t.squeeze(); }
+inline Tensor squeeze(const Tensor& t, int64_t dim) { return t.squeeze(dim); }
+inline Tensor unsqueeze(const Tensor& t, int64_t dim) { return t.unsqueeze(dim); }
+inline Tensor transpose(const Tensor& t, int64_t dim0, int64_t dim1) { return t.transpose(dim0, dim1); }
+inline Tensor t(const Tensor& self) { return self.t(); }
+inline Tensor permute(const Tensor& t, IntArrayRef dims) { return t.permute(dims); }
+inline Tensor select(const Tensor& t, int64_t dim, int64_t index) { return t.select(dim, index); }
+inline Tensor narrow(const Tensor& t, int64_t dim, int64_t start, int64_t length) {
+  return t.narrow(dim, start, length);
+}
+inline Tensor clone(const Tensor& t) { return t.clone(); }
+
+// The dtype PyTorch's promotion gives an op on a and b (dimensioned tensors outrank 0-dim tensors,
+// which outrank wrapped numbers, unless the lower tier brings a higher kind: bool < integer < float).
+ScalarType result_type(const Tensor& a, const Tensor& b);
+ScalarType result_type(const Tensor& a, const Scalar& b);
+
+}  // namespace tinytorch

@@ -1,0 +1,293 @@
+#pragma once
+// Tensor: LibTorch's at::Tensor for TinyTorch. A Tensor is a cheap handle (one shared pointer) to a
+// TensorImpl holding sizes, strides, a storage offset, a dtype and a shared Storage of bytes; copying
+// a Tensor shares the data, exactly like LibTorch. Views (transpose, narrow, view...) are new
+// TensorImpls over the same Storage.
+//
+// This header is included by every learner file, so it stays lean (no <iostream>, only <iosfwd>):
+// the learner's edit-compile loop must stay fast.
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <iosfwd>
+#include <memory>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "tinytorch/int_array_ref.h"
+#include "tinytorch/scalar.h"
+#include "tinytorch/scalar_type.h"
+#include "tinytorch/tensor_options.h"
+
+namespace tinytorch {
+
+class TensorImpl;
+class StorageImpl;
+class Tensor;
+using TensorList = ArrayRef<Tensor>;
+
+namespace autograd {
+// Defined by module 06 (Autograd). Module 01 only reserves the slots where they will live.
+struct AutogradMeta;
+class Node;
+}  // namespace autograd
+
+namespace indexing {
+class TensorIndex;  // tinytorch/indexing.h: Slice, None, Ellipsis, integers
+}  // namespace indexing
+
+// A shared, reference-counted block of bytes (LibTorch's c10::Storage). Several tensors (views)
+// may share one Storage; it is freed when the last of them goes away.
+class Storage {
+ public:
+  Storage() = default;
+  explicit Storage(std::shared_ptr<StorageImpl> impl) : impl_(std::move(impl)) {}
+
+  size_t nbytes() const;
+  void* data() const;
+  bool is_alias_of(const Storage& other) const { return impl_ == other.impl_ && impl_ != nullptr; }
+  long use_count() const { return impl_.use_count(); }
+  StorageImpl* unsafeGetStorageImpl() const { return impl_.get(); }
+  explicit operator bool() const { return impl_ != nullptr; }
+
+ private:
+  std::shared_ptr<StorageImpl> impl_;
+};
+
+class Tensor {
+ public:
+  Tensor() = default;  // undefined: defined() is false, as in LibTorch
+  explicit Tensor(std::shared_ptr<TensorImpl> impl) : impl_(std::move(impl)) {}
+
+  Tensor(const Tensor&) = default;
+  Tensor(Tensor&&) noexcept = default;
+  Tensor& operator=(const Tensor&) & = default;
+  Tensor& operator=(Tensor&&) & noexcept = default;
+  // Assigning to a temporary writes through it, as LibTorch: `t[0] = 5;`, `t.select(1, 0) = other;`.
+  Tensor& operator=(const Tensor& src) &&;
+  Tensor& operator=(Tensor&& src) &&;
+  Tensor& operator=(const Scalar& value) &&;
+
+  // ---- Identity ----
+  bool defined() const { return impl_ != nullptr; }
+  bool is_same(const Tensor& other) const { return impl_ == other.impl_; }
+  long use_count() const { return impl_.use_count(); }
+  TensorImpl* unsafeGetTensorImpl() const { return impl_.get(); }
+  const std::shared_ptr<TensorImpl>& getIntrusivePtr() const { return impl_; }
+
+  // ---- Metadata ----
+  IntArrayRef sizes() const;
+  int64_t size(int64_t dim) const;  // negative dims count from the end
+  IntArrayRef strides() const;
+  int64_t stride(int64_t dim) const;
+  int64_t dim() const;
+  int64_t ndimension() const { return dim(); }
+  int64_t numel() const;
+  int64_t storage_offset() const;
+  TypeMeta dtype() const;
+  ScalarType scalar_type() const;
+  TensorOptions options() const;
+  bool is_contiguous() const;
+  bool is_floating_point() const { return isFloatingType(scalar_type()); }
+  const Storage& storage() const;
+  bool is_alias_of(const Tensor& other) const;
+  std::string toString() const;  // "CPUFloatType"
+
+  // ---- Systems numbers ----
+  size_t nbytes() const;           // numel() * element_size(): what the elements would occupy
+  int64_t element_size() const;    // bytes per element
+  size_t itemsize() const { return static_cast<size_t>(element_size()); }
+  // TinyTorch's teaching extension: the bytes of storage this tensor keeps alive (its whole
+  // storage, even if it is a small view into it). Learner-written in module 01 (memory.cpp).
+  int64_t memory_footprint() const;
+
+  // ---- Element access ----
+  // Pointer to the first element, checked against the dtype ("expected scalar type Float but found Long").
+  template <typename T> T* data_ptr() const;
+  void* data_ptr() const;
+  Scalar item() const;  // the single element of a one-element tensor
+  template <typename T> T item() const { return item().to<T>(); }
+
+  // ---- Copies and conversions (never learner code: the tests' checks rely on them) ----
+  Tensor to(ScalarType dtype, bool non_blocking = false, bool copy = false) const;
+  Tensor to(TypeMeta dtype, bool non_blocking = false, bool copy = false) const {
+    return to(dtype.toScalarType(), non_blocking, copy);
+  }
+  Tensor clone() const;
+  Tensor contiguous() const;
+  Tensor& copy_(const Tensor& src, bool non_blocking = false);
+  Tensor& zero_();
+  Tensor& fill_(const Scalar& value);
+
+  // ---- Views: new sizes/strides over the same storage ----
+  Tensor view(IntArrayRef size) const;
+  Tensor view_as(const Tensor& other) const { return view(other.sizes()); }
+  Tensor reshape(IntArrayRef shape) const;  // a view when the strides allow it, else a copy
+  Tensor reshape_as(const Tensor& other) const { return reshape(other.sizes()); }
+  Tensor flatten(int64_t start_dim = 0, int64_t end_dim = -1) const;
+  Tensor squeeze() const;
+  Tensor squeeze(int64_t dim) const;
+  Tensor unsqueeze(int64_t dim) const;
+  Tensor transpose(int64_t dim0, int64_t dim1) const;
+  Tensor t() const;
+  Tensor permute(IntArrayRef dims) const;
+  Tensor expand(IntArrayRef size, bool implicit = false) const;
+  Tensor expand_as(const Tensor& other) const { return expand(other.sizes()); }
+  Tensor select(int64_t dim, int64_t index) const;
+  Tensor narrow(int64_t dim, int64_t start, int64_t length) const;
+  Tensor slice(int64_t dim = 0, std::optional<int64_t> start = std::nullopt,
+               std::optional<int64_t> end = std::nullopt, int64_t step = 1) const;
+  Tensor operator[](int64_t index) const { return select(0, index); }
+  // t.index({Slice(0, 2), 1, None, Ellipsis}) with tinytorch/indexing.h (included by torch.h).
+  Tensor index(ArrayRef<indexing::TensorIndex> indices) const;
+  Tensor index(std::initializer_list<indexing::TensorIndex> indices) const;
+  Tensor& index_put_(ArrayRef<indexing::TensorIndex> indices, const Tensor& value);
+  Tensor& index_put_(ArrayRef<indexing::TensorIndex> indices, const Scalar& value);
+  Tensor& index_put_(std::initializer_list<indexing::TensorIndex> indices, const Tensor& value);
+  Tensor& index_put_(std::initializer_list<indexing::TensorIndex> indices, const Scalar& value);
+
+  // ---- Element-wise arithmetic (broadcasting, PyTorch's type promotion) ----
+  Tensor add(const Tensor& other, const Scalar& alpha = 1) const;
+  Tensor add(const Scalar& other, const Scalar& alpha = 1) const;
+  Tensor sub(const Tensor& other, const Scalar& alpha = 1) const;
+  Tensor sub(const Scalar& other, const Scalar& alpha = 1) const;
+  Tensor mul(const Tensor& other) const;
+  Tensor mul(const Scalar& other) const;
+  Tensor div(const Tensor& other) const;
+  Tensor div(const Scalar& other) const;
+  Tensor& add_(const Tensor& other, const Scalar& alpha = 1);
+  Tensor& add_(const Scalar& other, const Scalar& alpha = 1);
+  Tensor& sub_(const Tensor& other, const Scalar& alpha = 1);
+  Tensor& sub_(const Scalar& other, const Scalar& alpha = 1);
+  Tensor& mul_(const Tensor& other);
+  Tensor& mul_(const Scalar& other);
+  Tensor& div_(const Tensor& other);
+  Tensor& div_(const Scalar& other);
+  Tensor neg() const;
+  Tensor pow(const Tensor& exponent) const;
+  Tensor pow(const Scalar& exponent) const;
+  Tensor exp() const;
+  Tensor log() const;
+  Tensor sqrt() const;
+  Tensor abs() const;
+  Tensor clamp(const std::optional<Scalar>& min, const std::optional<Scalar>& max = std::nullopt) const;
+
+  Tensor operator-() const { return neg(); }
+  Tensor& operator+=(const Tensor& other) { return add_(other); }
+  Tensor& operator+=(const Scalar& other) { return add_(other); }
+  Tensor& operator-=(const Tensor& other) { return sub_(other); }
+  Tensor& operator-=(const Scalar& other) { return sub_(other); }
+  Tensor& operator*=(const Tensor& other) { return mul_(other); }
+  Tensor& operator*=(const Scalar& other) { return mul_(other); }
+  Tensor& operator/=(const Tensor& other) { return div_(other); }
+  Tensor& operator/=(const Scalar& other) { return div_(other); }
+
+  // ---- Matrix products ----
+  Tensor matmul(const Tensor& other) const;
+  Tensor mm(const Tensor& mat2) const;
+  Tensor bmm(const Tensor& mat2) const;
+
+  // ---- Reductions ----
+  Tensor sum(std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor sum(IntArrayRef dim, bool keepdim = false, std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor mean(std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor mean(IntArrayRef dim, bool keepdim = false, std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor max() const;
+  Tensor min() const;
+  std::tuple<Tensor, Tensor> max(int64_t dim, bool keepdim = false) const;  // (values, indices)
+  std::tuple<Tensor, Tensor> min(int64_t dim, bool keepdim = false) const;
+  Tensor argmax(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
+  Tensor argmin(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
+
+  // ---- Comparisons (results are kBool) ----
+  Tensor eq(const Tensor& other) const;
+  Tensor eq(const Scalar& other) const;
+  Tensor ne(const Tensor& other) const;
+  Tensor ne(const Scalar& other) const;
+  Tensor gt(const Tensor& other) const;
+  Tensor gt(const Scalar& other) const;
+  Tensor lt(const Tensor& other) const;
+  Tensor lt(const Scalar& other) const;
+  Tensor ge(const Tensor& other) const;
+  Tensor ge(const Scalar& other) const;
+  Tensor le(const Tensor& other) const;
+  Tensor le(const Scalar& other) const;
+  Tensor all() const;  // 0-dim kBool
+  Tensor any() const;
+  bool allclose(const Tensor& other, double rtol = 1e-05, double atol = 1e-08, bool equal_nan = false) const;
+  bool equal(const Tensor& other) const;  // same sizes and same values
+
+  // ---- Autograd surface (LibTorch's spellings; the engine arrives in module 06) ----
+  // Until module 06 registers a gradient engine (tinytorch/dispatch.h), queries with an honest answer
+  // answer it (requires_grad() is false, is_leaf() is true, detach() returns an alias, and
+  // requires_grad_(false) is a no-op); everything that needs gradients throws tinytorch::Error
+  // saying that autograd arrives in module 06.
+  bool requires_grad() const;
+  Tensor& requires_grad_(bool requires_grad = true);
+  Tensor& set_requires_grad(bool requires_grad);
+  const Tensor& grad() const;
+  Tensor& mutable_grad() const;
+  void backward(const Tensor& gradient = {}, std::optional<bool> retain_graph = std::nullopt,
+                bool create_graph = false) const;
+  const std::shared_ptr<autograd::Node>& grad_fn() const;
+  bool is_leaf() const;
+  void retain_grad() const;
+  bool retains_grad() const;
+  Tensor detach() const;
+
+ private:
+  std::shared_ptr<TensorImpl> impl_;
+};
+
+namespace detail {
+// Throws LibTorch's "expected scalar type Float but found Long" unless t has dtype `expected`.
+void check_data_ptr_type(const Tensor& t, ScalarType expected);
+}  // namespace detail
+
+template <typename T>
+T* Tensor::data_ptr() const {
+  detail::check_data_ptr_type(*this, CppTypeToScalarType<T>::value);
+  return static_cast<T*>(data_ptr());
+}
+
+// ---- Operators, with a Tensor or a Scalar on either side ----
+Tensor operator+(const Tensor& a, const Tensor& b);
+Tensor operator+(const Tensor& a, const Scalar& b);
+Tensor operator+(const Scalar& a, const Tensor& b);
+Tensor operator-(const Tensor& a, const Tensor& b);
+Tensor operator-(const Tensor& a, const Scalar& b);
+Tensor operator-(const Scalar& a, const Tensor& b);
+Tensor operator*(const Tensor& a, const Tensor& b);
+Tensor operator*(const Tensor& a, const Scalar& b);
+Tensor operator*(const Scalar& a, const Tensor& b);
+Tensor operator/(const Tensor& a, const Tensor& b);
+Tensor operator/(const Tensor& a, const Scalar& b);
+Tensor operator/(const Scalar& a, const Tensor& b);
+Tensor operator==(const Tensor& a, const Tensor& b);
+Tensor operator==(const Tensor& a, const Scalar& b);
+Tensor operator!=(const Tensor& a, const Tensor& b);
+Tensor operator!=(const Tensor& a, const Scalar& b);
+Tensor operator<(const Tensor& a, const Tensor& b);
+Tensor operator<(const Tensor& a, const Scalar& b);
+Tensor operator<=(const Tensor& a, const Tensor& b);
+Tensor operator<=(const Tensor& a, const Scalar& b);
+Tensor operator>(const Tensor& a, const Tensor& b);
+Tensor operator>(const Tensor& a, const Scalar& b);
+Tensor operator>=(const Tensor& a, const Tensor& b);
+Tensor operator>=(const Tensor& a, const Scalar& b);
+
+// Prints exactly like LibTorch (ATen's Formatting.cpp), e.g.
+//  1  2
+//  3  4
+// [ CPULongType{2,2} ]
+std::ostream& operator<<(std::ostream& out, const Tensor& t);
+// The printing with an explicit line width (LibTorch's at::print; operator<< uses 80).
+std::ostream& print(std::ostream& out, const Tensor& t, int64_t linesize);
+
+// Bytes of storage held by a set of tensors, each distinct storage counted once (views of one
+// tensor are not double counted). Learner-written in module 01 (memory.cpp).
+int64_t memory_footprint(const std::vector<Tensor>& tensors);
+
+}  // namespace tinytorch

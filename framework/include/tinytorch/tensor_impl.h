@@ -1,0 +1,79 @@
+#pragma once
+// What a Tensor handle points to. A TensorImpl is a *view description*: sizes, strides (in
+// elements) and an offset into a shared StorageImpl. Element (i, j) of a 2-D tensor lives at
+//   storage.data + (storage_offset + i * strides[0] + j * strides[1]) * element_size.
+// Kernels and the learner's code read these fields; only the framework's own code builds them.
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "tinytorch/tensor.h"
+
+namespace tinytorch {
+
+// A block of bytes and how to free it. Owned blocks come from allocate(); from_blob() wraps
+// caller memory with the caller's deleter (or none).
+class StorageImpl {
+ public:
+  using Deleter = std::function<void(void*)>;
+  StorageImpl(void* data, size_t nbytes, Deleter deleter)
+      : data_(data), nbytes_(nbytes), deleter_(std::move(deleter)) {}
+  ~StorageImpl() {
+    if (deleter_) deleter_(data_);
+  }
+  StorageImpl(const StorageImpl&) = delete;
+  StorageImpl& operator=(const StorageImpl&) = delete;
+
+  // Fresh, uninitialised, 64-byte aligned memory (the alignment SIMD kernels will want later).
+  static std::shared_ptr<StorageImpl> allocate(size_t nbytes);
+
+  void* data() const { return data_; }
+  size_t nbytes() const { return nbytes_; }
+
+ private:
+  void* data_;
+  size_t nbytes_;
+  Deleter deleter_;
+};
+
+class TensorImpl {
+ public:
+  TensorImpl(Storage storage, ScalarType dtype, std::vector<int64_t> sizes, std::vector<int64_t> strides,
+             int64_t storage_offset);
+
+  IntArrayRef sizes() const { return sizes_; }
+  IntArrayRef strides() const { return strides_; }
+  int64_t dim() const { return static_cast<int64_t>(sizes_.size()); }
+  int64_t numel() const { return numel_; }
+  int64_t storage_offset() const { return storage_offset_; }
+  ScalarType dtype() const { return dtype_; }
+  const Storage& storage() const { return storage_; }
+  bool is_contiguous() const { return is_contiguous_; }
+  // Address of the tensor's first element (storage data + offset * element size).
+  void* data() const;
+
+  // A number wrapped into a 0-dim tensor for `t + 2`: it takes part in type promotion only as a
+  // number (PyTorch's "wrapped number"), so int tensor + 2.5 is float32, not float64.
+  bool is_wrapped_number() const { return is_wrapped_number_; }
+  void set_wrapped_number(bool wrapped) { is_wrapped_number_ = wrapped; }
+
+  // The opaque slot where module 06 keeps a tensor's gradient, grad_fn and requires_grad flag.
+  // Module 01 never touches it; it exists so that TensorImpl's layout never changes.
+  const std::shared_ptr<autograd::AutogradMeta>& autograd_meta() const { return autograd_meta_; }
+  void set_autograd_meta(std::shared_ptr<autograd::AutogradMeta> meta) { autograd_meta_ = std::move(meta); }
+
+ private:
+  Storage storage_;
+  ScalarType dtype_;
+  std::vector<int64_t> sizes_;
+  std::vector<int64_t> strides_;
+  int64_t storage_offset_;
+  int64_t numel_;
+  bool is_contiguous_;
+  bool is_wrapped_number_ = false;
+  std::shared_ptr<autograd::AutogradMeta> autograd_meta_;
+};
+
+}  // namespace tinytorch

@@ -1,0 +1,45 @@
+#pragma once
+// TensorOptions: the builder passed to factories, `torch::zeros({2}, torch::dtype(torch::kLong))`.
+// TinyTorch is CPU-only and strided-only, so a dtype and requires_grad are all it carries.
+#include <optional>
+
+#include "tinytorch/scalar_type.h"
+
+namespace tinytorch {
+
+class TensorOptions {
+ public:
+  TensorOptions() = default;
+  TensorOptions(ScalarType dtype) : dtype_(dtype) {}  // NOLINT: implicit, `zeros({2}, kLong)`
+  TensorOptions(TypeMeta dtype) : dtype_(dtype.toScalarType()) {}  // NOLINT
+
+  // Builders return a modified copy, as LibTorch's do.
+  TensorOptions dtype(ScalarType dtype) const {
+    TensorOptions copy = *this;
+    copy.dtype_ = dtype;
+    return copy;
+  }
+  TensorOptions dtype(TypeMeta dtype) const { return this->dtype(dtype.toScalarType()); }
+  TensorOptions requires_grad(bool requires_grad) const {
+    TensorOptions copy = *this;
+    copy.requires_grad_ = requires_grad;
+    return copy;
+  }
+
+  TypeMeta dtype() const { return TypeMeta(dtype_.value_or(default_dtype())); }
+  bool has_dtype() const { return dtype_.has_value(); }
+  std::optional<ScalarType> dtype_opt() const { return dtype_; }
+  bool requires_grad() const { return requires_grad_; }
+
+ private:
+  std::optional<ScalarType> dtype_;
+  bool requires_grad_ = false;
+};
+
+// LibTorch's free builders: torch::dtype(torch::kLong), torch::requires_grad().
+inline TensorOptions dtype(ScalarType dtype) { return TensorOptions().dtype(dtype); }
+inline TensorOptions requires_grad(bool requires_grad = true) {
+  return TensorOptions().requires_grad(requires_grad);
+}
+
+}  // namespace tinytorch

@@ -1,0 +1,30 @@
+#pragma once
+// The umbrella header: everything TinyTorch has, under LibTorch's names. A LibTorch program that
+// uses only what exists here compiles with `#include <torch/torch.h>` replaced by this include:
+// `torch::`, `at::` and `c10::Error` all resolve to tinytorch.
+#include "tinytorch/dispatch.h"
+#include "tinytorch/errors.h"
+#include "tinytorch/factories.h"
+#include "tinytorch/from_blob.h"
+#include "tinytorch/functions.h"
+#include "tinytorch/indexing.h"
+#include "tinytorch/int_array_ref.h"
+#include "tinytorch/scalar.h"
+#include "tinytorch/scalar_type.h"
+#include "tinytorch/tensor.h"
+#include "tinytorch/tensor_options.h"
+
+namespace torch = ::tinytorch;
+namespace at = ::tinytorch;
+namespace c10 {
+using Error = ::tinytorch::Error;
+using Scalar = ::tinytorch::Scalar;
+using ScalarType = ::tinytorch::ScalarType;
+using IntArrayRef = ::tinytorch::IntArrayRef;
+template <typename T>
+using ArrayRef = ::tinytorch::ArrayRef<T>;
+using ::tinytorch::kBool;
+using ::tinytorch::kDouble;
+using ::tinytorch::kFloat;
+using ::tinytorch::kLong;
+}  // namespace c10

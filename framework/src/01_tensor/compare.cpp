@@ -1,0 +1,120 @@
+// Comparisons (eq ne gt lt ge le -> kBool), all/any, allclose and equal.
+// eq..le reuse the learner's broadcasting loop (elementwise.cpp), like + - * /. allclose and equal
+// on same-shaped tensors, which the tests use to check learner results, use only given code; only
+// tensors of different shapes go through the learner's infer_size.
+#include <cmath>
+
+#include "internal.h"
+#include "tinytorch/functions.h"
+#include "tinytorch/kernels.h"
+
+namespace tinytorch {
+namespace {
+
+enum class CompareOp { Eq, Ne, Gt, Lt, Ge, Le };
+
+Tensor compare(const Tensor& a, const Tensor& b, CompareOp op) {
+  const ScalarType type = result_type(a, b);  // compare in the promoted type: 1 == 1.0 is true
+  Tensor out = empty(infer_size(a.sizes(), b.sizes()), TensorOptions(kBool));
+  const Tensor x = detail::as_dtype(a, type);
+  const Tensor y = detail::as_dtype(b, type);
+  TT_DISPATCH_ALL_TYPES(type, "compare", [&] {
+    using T = scalar_t;
+    bool (*fn)(T, T) = nullptr;
+    switch (op) {
+      case CompareOp::Eq: fn = [](T p, T q) { return p == q; }; break;
+      case CompareOp::Ne: fn = [](T p, T q) { return p != q; }; break;
+      case CompareOp::Gt: fn = [](T p, T q) { return p > q; }; break;
+      case CompareOp::Lt: fn = [](T p, T q) { return p < q; }; break;
+      case CompareOp::Ge: fn = [](T p, T q) { return p >= q; }; break;
+      case CompareOp::Le: fn = [](T p, T q) { return p <= q; }; break;
+    }
+    native::broadcast_binary_loop<T, bool>(x, y, out, fn);
+  });
+  return out;
+}
+
+// Both tensors with the same sizes, contiguous and in their promoted dtype.
+std::pair<Tensor, Tensor> aligned(const Tensor& a, const Tensor& b) {
+  const ScalarType type = promoteTypes(a.scalar_type(), b.scalar_type());
+  if (a.sizes().equals(b.sizes())) return {detail::as_contiguous(a, type), detail::as_contiguous(b, type)};
+  const std::vector<int64_t> shape = infer_size(a.sizes(), b.sizes());
+  return {detail::as_contiguous(detail::broadcast_view(a, shape), type),
+          detail::as_contiguous(detail::broadcast_view(b, shape), type)};
+}
+
+}  // namespace
+
+Tensor Tensor::eq(const Tensor& other) const { return compare(*this, other, CompareOp::Eq); }
+Tensor Tensor::ne(const Tensor& other) const { return compare(*this, other, CompareOp::Ne); }
+Tensor Tensor::gt(const Tensor& other) const { return compare(*this, other, CompareOp::Gt); }
+Tensor Tensor::lt(const Tensor& other) const { return compare(*this, other, CompareOp::Lt); }
+Tensor Tensor::ge(const Tensor& other) const { return compare(*this, other, CompareOp::Ge); }
+Tensor Tensor::le(const Tensor& other) const { return compare(*this, other, CompareOp::Le); }
+Tensor Tensor::eq(const Scalar& other) const { return eq(detail::wrapped_scalar(other)); }
+Tensor Tensor::ne(const Scalar& other) const { return ne(detail::wrapped_scalar(other)); }
+Tensor Tensor::gt(const Scalar& other) const { return gt(detail::wrapped_scalar(other)); }
+Tensor Tensor::lt(const Scalar& other) const { return lt(detail::wrapped_scalar(other)); }
+Tensor Tensor::ge(const Scalar& other) const { return ge(detail::wrapped_scalar(other)); }
+Tensor Tensor::le(const Scalar& other) const { return le(detail::wrapped_scalar(other)); }
+
+Tensor operator==(const Tensor& a, const Tensor& b) { return a.eq(b); }
+Tensor operator==(const Tensor& a, const Scalar& b) { return a.eq(b); }
+Tensor operator!=(const Tensor& a, const Tensor& b) { return a.ne(b); }
+Tensor operator!=(const Tensor& a, const Scalar& b) { return a.ne(b); }
+Tensor operator<(const Tensor& a, const Tensor& b) { return a.lt(b); }
+Tensor operator<(const Tensor& a, const Scalar& b) { return a.lt(b); }
+Tensor operator<=(const Tensor& a, const Tensor& b) { return a.le(b); }
+Tensor operator<=(const Tensor& a, const Scalar& b) { return a.le(b); }
+Tensor operator>(const Tensor& a, const Tensor& b) { return a.gt(b); }
+Tensor operator>(const Tensor& a, const Scalar& b) { return a.gt(b); }
+Tensor operator>=(const Tensor& a, const Tensor& b) { return a.ge(b); }
+Tensor operator>=(const Tensor& a, const Scalar& b) { return a.ge(b); }
+
+Tensor Tensor::all() const {
+  const Tensor values = detail::as_contiguous(*this, kBool);
+  const bool* data = static_cast<const bool*>(values.data_ptr());
+  bool result = true;
+  for (int64_t i = 0; i < values.numel() && result; ++i) result = data[i];
+  return scalar_tensor(result);
+}
+
+Tensor Tensor::any() const {
+  const Tensor values = detail::as_contiguous(*this, kBool);
+  const bool* data = static_cast<const bool*>(values.data_ptr());
+  bool result = false;
+  for (int64_t i = 0; i < values.numel() && !result; ++i) result = data[i];
+  return scalar_tensor(result);
+}
+
+bool Tensor::allclose(const Tensor& other, double rtol, double atol, bool equal_nan) const {
+  auto [a, b] = aligned(*this, other);
+  const Tensor x = detail::as_contiguous(a, kDouble);
+  const Tensor y = detail::as_contiguous(b, kDouble);
+  const double* p = static_cast<const double*>(x.data_ptr());
+  const double* q = static_cast<const double*>(y.data_ptr());
+  for (int64_t i = 0; i < x.numel(); ++i) {
+    if (std::isnan(p[i]) || std::isnan(q[i])) {
+      if (equal_nan && std::isnan(p[i]) && std::isnan(q[i])) continue;
+      return false;
+    }
+    if (p[i] == q[i]) continue;  // also equal infinities
+    if (!(std::fabs(p[i] - q[i]) <= atol + rtol * std::fabs(q[i]))) return false;
+  }
+  return true;
+}
+
+bool Tensor::equal(const Tensor& other) const {
+  if (!sizes().equals(other.sizes())) return false;
+  auto [a, b] = aligned(*this, other);
+  return TT_DISPATCH_ALL_TYPES(a.scalar_type(), "equal", [&] {
+    const scalar_t* p = static_cast<const scalar_t*>(a.data_ptr());
+    const scalar_t* q = static_cast<const scalar_t*>(b.data_ptr());
+    for (int64_t i = 0; i < a.numel(); ++i) {
+      if (!(p[i] == q[i])) return false;
+    }
+    return true;
+  });
+}
+
+}  // namespace tinytorch

@@ -1,0 +1,174 @@
+// Copies and conversions: copy_, contiguous, clone, to, fill_, zero_.
+// These are given code on purpose: the tests check the learner's results with them, so they must
+// not depend on any learner-written function.
+#include <algorithm>
+#include <numeric>
+
+#include "internal.h"
+#include "tinytorch/dispatch.h"
+#include "tinytorch/kernels.h"
+
+namespace tinytorch {
+namespace {
+
+// dst[i] = src[i] converted to dst's type, for every multi-index i of their (equal) sizes; each
+// side is walked with its own strides, so either may be a non-contiguous view.
+template <typename Dst, typename Src>
+void copy_elements(const Tensor& dst, const Tensor& src) {
+  const int64_t ndim = dst.dim();
+  const IntArrayRef sizes = dst.sizes();
+  const IntArrayRef dst_strides = dst.strides();
+  const IntArrayRef src_strides = src.strides();
+  Dst* dst_data = static_cast<Dst*>(dst.data_ptr());
+  const Src* src_data = static_cast<const Src*>(src.data_ptr());
+
+  std::vector<int64_t> index(ndim, 0);  // the multi-index, advanced like an odometer
+  int64_t dst_offset = 0;
+  int64_t src_offset = 0;
+  for (int64_t n = dst.numel(); n > 0; --n) {
+    dst_data[dst_offset] = static_cast<Dst>(src_data[src_offset]);
+    for (int64_t d = ndim - 1; d >= 0; --d) {
+      if (++index[d] < sizes[d]) {
+        dst_offset += dst_strides[d];
+        src_offset += src_strides[d];
+        break;
+      }
+      // This dim wrapped around: rewind it and carry into the next one.
+      dst_offset -= (sizes[d] - 1) * dst_strides[d];
+      src_offset -= (sizes[d] - 1) * src_strides[d];
+      index[d] = 0;
+    }
+  }
+}
+
+void copy_same_shape(const Tensor& dst, const Tensor& src) {
+  TT_DISPATCH_ALL_TYPES(dst.scalar_type(), "copy_", [&] {
+    using dst_t = scalar_t;
+    TT_DISPATCH_ALL_TYPES(src.scalar_type(), "copy_", [&] { copy_elements<dst_t, scalar_t>(dst, src); });
+  });
+}
+
+// LibTorch's broadcast message for a src that cannot be broadcast to dst's sizes.
+void check_broadcastable_to(IntArrayRef src, IntArrayRef dst) {
+  const int64_t ndim = std::max(src.size(), dst.size());
+  for (int64_t i = ndim - 1; i >= 0; --i) {
+    const int64_t offset = ndim - 1 - i;
+    const int64_t dim_dst = static_cast<int64_t>(dst.size()) - 1 - offset;
+    const int64_t dim_src = static_cast<int64_t>(src.size()) - 1 - offset;
+    const int64_t size_dst = dim_dst >= 0 ? dst[dim_dst] : 1;
+    const int64_t size_src = dim_src >= 0 ? src[dim_src] : 1;
+    TT_CHECK(size_dst == size_src || size_src == 1, "The size of tensor a (", size_dst,
+             ") must match the size of tensor b (", size_src, ") at non-singleton dimension ", i);
+  }
+}
+
+// True when the elements fill a block of memory exactly once in some dim order (a permuted
+// contiguous tensor), so that a copy may keep the same strides.
+bool is_non_overlapping_and_dense(const Tensor& t) {
+  std::vector<int64_t> order(t.dim());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return t.stride(a) < t.stride(b); });
+  int64_t expected = 1;
+  for (int64_t d : order) {
+    if (t.size(d) == 1) continue;
+    if (t.stride(d) != expected) return false;
+    expected *= t.size(d);
+  }
+  return true;
+}
+
+}  // namespace
+
+namespace detail {
+void check_no_internal_overlap(const Tensor& t) {
+  for (int64_t d = 0; d < t.dim(); ++d) {
+    TT_CHECK(!(t.size(d) > 1 && t.stride(d) == 0),
+             "unsupported operation: more than one element of the written-to tensor refers to a single memory "
+             "location. Please clone() the tensor before performing the operation.");
+  }
+}
+}  // namespace detail
+
+void detail::copy_into(const Tensor& dst, const Tensor& src) {
+  if (dst.numel() > 0) copy_same_shape(dst, src);
+}
+
+Tensor detail::as_dtype(const Tensor& t, ScalarType dtype) {
+  if (t.scalar_type() == dtype) return t;
+  Tensor result = empty_like(t, TensorOptions(dtype));
+  copy_into(result, t);
+  return result;
+}
+
+Tensor native::to_dtype(const Tensor& self, ScalarType dtype) { return detail::as_dtype(self, dtype); }
+
+Tensor detail::as_contiguous(const Tensor& t, ScalarType dtype) {
+  if (t.scalar_type() == dtype && t.is_contiguous()) return t;
+  Tensor result = empty(t.sizes(), TensorOptions(dtype));
+  copy_into(result, t);
+  return result;
+}
+
+Tensor detail::wrapped_scalar(const Scalar& value) {
+  Tensor t = scalar_tensor(value, TensorOptions(value.type()));
+  t.unsafeGetTensorImpl()->set_wrapped_number(true);
+  return t;
+}
+
+Tensor& Tensor::copy_(const Tensor& src, bool /*non_blocking*/) {
+  TT_CHECK(defined() && src.defined(), "copy_(): both tensors must be defined");
+  check_broadcastable_to(src.sizes(), sizes());
+  detail::check_no_internal_overlap(*this);
+  if (numel() > 0) {
+    // Broadcasting src to our sizes is a stride-0 view: no memory is copied to expand it.
+    copy_same_shape(*this, detail::broadcast_view(src, sizes()));
+  }
+  record_op("copy_", {*this, src}, {*this});
+  return *this;
+}
+
+Tensor empty_like(const Tensor& self, TensorOptions options) {
+  ScalarType dtype = options.dtype_opt().value_or(self.scalar_type());
+  if (self.dim() > 0 && is_non_overlapping_and_dense(self) && !self.is_contiguous()) {
+    return empty_strided(self.sizes(), self.strides(), options.dtype(dtype));
+  }
+  return empty(self.sizes(), options.dtype(dtype));
+}
+
+Tensor Tensor::clone() const {
+  Tensor result = empty_like(*this);
+  if (numel() > 0) copy_same_shape(result, *this);
+  record_op("clone", {*this}, {result});
+  return result;
+}
+
+Tensor Tensor::contiguous() const {
+  if (is_contiguous()) return *this;
+  Tensor result = empty(sizes(), options());
+  copy_same_shape(result, *this);
+  record_op("contiguous", {*this}, {result});
+  return result;
+}
+
+Tensor Tensor::to(ScalarType dtype, bool /*non_blocking*/, bool copy) const {
+  if (dtype == scalar_type() && !copy) return *this;  // LibTorch returns the same tensor
+  Tensor result = empty_like(*this, TensorOptions(dtype));
+  if (numel() > 0) copy_same_shape(result, *this);
+  OpAttributes attributes;
+  attributes.dtype = dtype;
+  record_op("to", {*this}, {result}, attributes);
+  return result;
+}
+
+Tensor& Tensor::fill_(const Scalar& value) {
+  detail::check_no_internal_overlap(*this);
+  if (numel() > 0) copy_same_shape(*this, detail::broadcast_view(scalar_tensor(value, options()), sizes()));
+  OpAttributes attributes;
+  attributes.alpha = value;
+  record_op("fill_", {*this}, {*this}, attributes);
+  return *this;
+}
+
+Tensor& Tensor::zero_() { return fill_(0); }
+
+}  // namespace tinytorch

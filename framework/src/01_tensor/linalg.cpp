@@ -1,0 +1,36 @@
+// Matrix products' public face: dtype checks and the autograd record. The loops and the shape
+// logic are the learner's (matmul.cpp). matmul is composite: it records nothing itself, the
+// mm/bmm/view ops it is built from do.
+#include "tinytorch/dispatch.h"
+#include "tinytorch/kernels.h"
+
+namespace tinytorch {
+namespace {
+
+// LibTorch checks ranks first (inside the kernel), then dtypes: check dtypes only for the
+// ranks the kernel accepts, so a wrong rank still gets the rank message.
+void check_same_dtype(const Tensor& a, const Tensor& b, const char* kernel_name) {
+  TT_CHECK(a.scalar_type() == b.scalar_type(), "expected scalar type ", toString(a.scalar_type()), " but found ",
+           toString(b.scalar_type()));
+  TT_CHECK(a.scalar_type() != kBool, "\"", kernel_name, "\" not implemented for 'Bool'");
+}
+
+}  // namespace
+
+Tensor Tensor::mm(const Tensor& mat2) const {
+  if (dim() == 2 && mat2.dim() == 2) check_same_dtype(*this, mat2, "addmm_impl_cpu_");
+  Tensor result = native::mm(*this, mat2);
+  record_op("mm", {*this, mat2}, {result});
+  return result;
+}
+
+Tensor Tensor::bmm(const Tensor& mat2) const {
+  if (dim() == 3 && mat2.dim() == 3) check_same_dtype(*this, mat2, "bmm");
+  Tensor result = native::bmm(*this, mat2);
+  record_op("bmm", {*this, mat2}, {result});
+  return result;
+}
+
+Tensor Tensor::matmul(const Tensor& other) const { return native::matmul(*this, other); }
+
+}  // namespace tinytorch

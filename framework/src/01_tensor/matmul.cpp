@@ -1,0 +1,137 @@
+// Module 01 (Tensor), lesson section "6. Matrix multiplication".
+// The given code (linalg.cpp) has already checked that both inputs have the same dtype (and not
+// bool); your functions check shapes and compute. A matrix product of (n x m) and (m x p) costs
+// n * p * m multiply-adds: 2 * n * m * p FLOPs.
+#include "tinytorch/functions.h"
+#include "tinytorch/kernels.h"
+
+namespace tinytorch {
+namespace native {
+
+// TODO: mm(self, mat2) -- the matrix product of an (n x m) and an (m x p) matrix, as a plain triple loop.
+//   1. Check ranks: self.dim() == 2 else "self must be a matrix"; mat2.dim() == 2 else "mat2 must be a matrix".
+//   2. Check the inner sizes: self.size(1) == mat2.size(0), else
+//      "mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)" (n x m and m2 x p).
+//   3. out = zeros({n, p}, self.options()); then for i, for j: out[i][j] = sum over k of self[i][k] * mat2[k][j].
+//   4. The inputs may be views (e.g. a transposed matrix): address element (i, k) of self as
+//      data[i * self.stride(0) + k * self.stride(1)]. Use TT_DISPATCH_NUMERIC_TYPES(self.scalar_type(),
+//      "addmm_impl_cpu_", [&] { ... scalar_t ... }) to get the element type.
+//   Example: [[1, 2], [3, 4]] mm [[5], [6]] = [[17], [39]].
+Tensor mm(const Tensor& self, const Tensor& mat2) {
+  // BEGIN SOLUTION name="tinytorch::native::mm" lesson="6. Matrix multiplication"
+  TT_CHECK(self.dim() == 2, "self must be a matrix");
+  TT_CHECK(mat2.dim() == 2, "mat2 must be a matrix");
+  const int64_t n = self.size(0), m = self.size(1), p = mat2.size(1);
+  TT_CHECK(m == mat2.size(0), "mat1 and mat2 shapes cannot be multiplied (", n, "x", m, " and ", mat2.size(0), "x",
+           p, ")");
+  Tensor out = zeros({n, p}, self.options());
+  TT_DISPATCH_NUMERIC_TYPES(self.scalar_type(), "addmm_impl_cpu_", [&] {
+    const scalar_t* a = static_cast<const scalar_t*>(self.data_ptr());
+    const scalar_t* b = static_cast<const scalar_t*>(mat2.data_ptr());
+    scalar_t* c = static_cast<scalar_t*>(out.data_ptr());
+    const int64_t a_row = self.stride(0), a_col = self.stride(1);
+    const int64_t b_row = mat2.stride(0), b_col = mat2.stride(1);
+    for (int64_t i = 0; i < n; ++i) {
+      for (int64_t j = 0; j < p; ++j) {
+        scalar_t dot = 0;
+        for (int64_t k = 0; k < m; ++k) dot += a[i * a_row + k * a_col] * b[k * b_row + j * b_col];
+        c[i * p + j] = dot;
+      }
+    }
+  });
+  return out;
+  // END SOLUTION
+}
+
+// TODO: bmm(self, mat2) -- a batch of matrix products: (b x n x m) bmm (b x m x p) -> (b x n x p).
+//   1. Check ranks: "batch1 must be a 3D tensor" / "batch2 must be a 3D tensor".
+//   2. mat2's first two sizes must be {b, m}, else "Expected size for first two dimensions of
+//      batch2 tensor to be: [2, 3] but got: [2, 4]." (note the final period).
+//   3. out = zeros({b, n, p}, self.options()); out[s][i][j] = sum over k of self[s][i][k] * mat2[s][k][j],
+//      addressing elements through the strides as in mm.
+Tensor bmm(const Tensor& self, const Tensor& mat2) {
+  // BEGIN SOLUTION name="tinytorch::native::bmm" lesson="6. Matrix multiplication"
+  TT_CHECK(self.dim() == 3, "batch1 must be a 3D tensor");
+  TT_CHECK(mat2.dim() == 3, "batch2 must be a 3D tensor");
+  const int64_t batches = self.size(0), n = self.size(1), m = self.size(2), p = mat2.size(2);
+  TT_CHECK(mat2.size(0) == batches && mat2.size(1) == m, "Expected size for first two dimensions of batch2 tensor to be: [",
+           batches, ", ", m, "] but got: [", mat2.size(0), ", ", mat2.size(1), "].");
+  Tensor out = zeros({batches, n, p}, self.options());
+  TT_DISPATCH_NUMERIC_TYPES(self.scalar_type(), "bmm", [&] {
+    const scalar_t* a = static_cast<const scalar_t*>(self.data_ptr());
+    const scalar_t* b = static_cast<const scalar_t*>(mat2.data_ptr());
+    scalar_t* c = static_cast<scalar_t*>(out.data_ptr());
+    for (int64_t s = 0; s < batches; ++s) {
+      for (int64_t i = 0; i < n; ++i) {
+        for (int64_t j = 0; j < p; ++j) {
+          scalar_t dot = 0;
+          for (int64_t k = 0; k < m; ++k) {
+            dot += a[s * self.stride(0) + i * self.stride(1) + k * self.stride(2)] *
+                   b[s * mat2.stride(0) + k * mat2.stride(1) + j * mat2.stride(2)];
+          }
+          c[(s * n + i) * p + j] = dot;
+        }
+      }
+    }
+  });
+  return out;
+  // END SOLUTION
+}
+
+// TODO: matmul(self, other) -- LibTorch's matmul, built from the public ops (tinytorch::mm, bmm,
+// unsqueeze, squeeze, expand, reshape), so it needs no loop of its own:
+//   0. Both must have at least 1 dim, else "both arguments to matmul need to be at least 1D, but
+//      they are 0D and 1D" (with the actual ranks).
+//   1. 1-D x 1-D: the dot product, a 0-dim tensor. Sizes must match, else "inconsistent tensor size,
+//      expected tensor [3] and src [4] to have the same number of elements, but got 3 and 4 elements
+//      respectively".
+//   2. 2-D x 1-D: matrix-vector, result 1-D. self.size(1) must equal other.size(0), else
+//      "size mismatch, got 2, 2x3,4" (self.size(0), self.size(0) x self.size(1), other.size(0)).
+//   3. 1-D x 2-D: treat self as a 1 x m matrix, then drop that 1.   4. 2-D x 2-D: mm.
+//   5. Otherwise (a side with 3+ dims): the leading "batch" dims broadcast (use infer_size), the
+//      last two dims multiply as matrices; a 1-D side is unsqueezed to a matrix first and its
+//      extra dim removed from the result. Expand both to batch + matrix dims, reshape to 3-D, bmm,
+//      reshape back. Example: {10, 1, 2, 3} matmul {5, 3, 4} -> {10, 5, 2, 4}.
+Tensor matmul(const Tensor& self, const Tensor& other) {
+  // BEGIN SOLUTION name="tinytorch::native::matmul" lesson="6. Matrix multiplication"
+  const int64_t dim_a = self.dim(), dim_b = other.dim();
+  TT_CHECK(dim_a > 0 && dim_b > 0, "both arguments to matmul need to be at least 1D, but they are ", dim_a, "D and ",
+           dim_b, "D");
+  if (dim_a == 1 && dim_b == 1) {
+    TT_CHECK(self.size(0) == other.size(0), "inconsistent tensor size, expected tensor [", self.size(0),
+             "] and src [", other.size(0), "] to have the same number of elements, but got ", self.size(0), " and ",
+             other.size(0), " elements respectively");
+    return tinytorch::mm(self.unsqueeze(0), other.unsqueeze(1)).reshape({});
+  }
+  if (dim_a == 2 && dim_b == 1) {
+    TT_CHECK(self.size(1) == other.size(0), "size mismatch, got ", self.size(0), ", ", self.size(0), "x",
+             self.size(1), ",", other.size(0));
+    return tinytorch::mm(self, other.unsqueeze(1)).squeeze(1);
+  }
+  if (dim_a == 1 && dim_b == 2) return tinytorch::mm(self.unsqueeze(0), other).squeeze(0);
+  if (dim_a == 2 && dim_b == 2) return tinytorch::mm(self, other);
+
+  // Batched: (batch_a..., n, m) x (batch_b..., m, p) with the batch dims broadcast.
+  const Tensor a = dim_a == 1 ? self.unsqueeze(0) : self;
+  const Tensor b = dim_b == 1 ? other.unsqueeze(1) : other;
+  const int64_t n = a.size(-2), m = a.size(-1), m_b = b.size(-2), p = b.size(-1);
+  const std::vector<int64_t> batch_a(a.sizes().begin(), a.sizes().end() - 2);
+  const std::vector<int64_t> batch_b(b.sizes().begin(), b.sizes().end() - 2);
+  const std::vector<int64_t> batch = infer_size(batch_a, batch_b);
+  const int64_t batch_count = product(batch);
+
+  std::vector<int64_t> a_shape = batch, b_shape = batch;
+  a_shape.insert(a_shape.end(), {n, m});
+  b_shape.insert(b_shape.end(), {m_b, p});
+  const Tensor a3 = a.expand(a_shape).reshape({batch_count, n, m});
+  const Tensor b3 = b.expand(b_shape).reshape({batch_count, m_b, p});
+
+  std::vector<int64_t> out_shape = batch;
+  if (dim_a > 1) out_shape.push_back(n);
+  if (dim_b > 1) out_shape.push_back(p);
+  return tinytorch::bmm(a3, b3).view(out_shape);
+  // END SOLUTION
+}
+
+}  // namespace native
+}  // namespace tinytorch

@@ -1,0 +1,150 @@
+// Reductions' public face: argument checks, dim wrapping, output dtypes and the autograd record.
+// The reduction loops themselves are the learner's (reductions.cpp).
+#include <algorithm>
+
+#include "internal.h"
+#include "tinytorch/dispatch.h"
+#include "tinytorch/kernels.h"
+
+namespace tinytorch {
+namespace {
+
+// Wrapped, checked, unique dims; an empty list means every dim (PyTorch's sum(dim=[]) in 1.13).
+std::vector<int64_t> reduction_dims(const Tensor& self, IntArrayRef dims) {
+  std::vector<int64_t> wrapped;
+  for (int64_t d : dims) {
+    const int64_t w = maybe_wrap_dim(d, self.dim());
+    TT_CHECK(std::find(wrapped.begin(), wrapped.end(), w) == wrapped.end(), "dim ", w,
+             " appears multiple times in the list of dims");
+    wrapped.push_back(w);
+  }
+  if (self.dim() == 0) return {};  // a 0-dim tensor has no dim to reduce: dims -1 and 0 mean "itself"
+  if (wrapped.empty()) {
+    for (int64_t d = 0; d < self.dim(); ++d) wrapped.push_back(d);
+  }
+  std::sort(wrapped.begin(), wrapped.end());
+  return wrapped;
+}
+
+// Sum of integers or bools is int64, as in PyTorch; floating sums keep their dtype.
+ScalarType sum_dtype(const Tensor& self, std::optional<ScalarType> dtype) {
+  if (dtype) return *dtype;
+  return isIntegralType(self.scalar_type(), true) ? kLong : self.scalar_type();
+}
+
+ScalarType mean_dtype(const Tensor& self, std::optional<ScalarType> dtype) {
+  if (dtype) {
+    TT_CHECK(isFloatingType(*dtype), "mean(): could not infer output dtype. Optional dtype must be either a floating "
+                                     "point or complex dtype. Got: ", toString(*dtype));
+    return *dtype;
+  }
+  TT_CHECK(isFloatingType(self.scalar_type()), "mean(): could not infer output dtype. Input dtype must be either a "
+                                               "floating point or complex dtype. Got: ", toString(self.scalar_type()));
+  return self.scalar_type();
+}
+
+OpAttributes reduction_attributes(IntArrayRef dims, bool keepdim) {
+  OpAttributes attributes;
+  attributes.dims = dims;
+  attributes.keepdim = keepdim;
+  return attributes;
+}
+
+// All elements as one flat contiguous dim (no record: an internal view).
+Tensor flat(const Tensor& self) {
+  const Tensor contiguous = detail::as_contiguous(self, self.scalar_type());
+  return native::make_view(contiguous, {contiguous.numel()}, {1}, contiguous.storage_offset());
+}
+
+}  // namespace
+
+Tensor Tensor::sum(IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) const {
+  const std::vector<int64_t> dims = reduction_dims(*this, dim);
+  Tensor result = native::sum(*this, dims, keepdim, sum_dtype(*this, dtype));
+  record_op("sum", {*this}, {result}, reduction_attributes(dims, keepdim));
+  return result;
+}
+
+Tensor Tensor::sum(std::optional<ScalarType> dtype) const { return sum(IntArrayRef(), false, dtype); }
+
+Tensor Tensor::mean(IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) const {
+  const ScalarType out_dtype = mean_dtype(*this, dtype);
+  const std::vector<int64_t> dims = reduction_dims(*this, dim);
+  Tensor result = native::mean(*this, dims, keepdim, out_dtype);
+  record_op("mean", {*this}, {result}, reduction_attributes(dims, keepdim));
+  return result;
+}
+
+Tensor Tensor::mean(std::optional<ScalarType> dtype) const { return mean(IntArrayRef(), false, dtype); }
+
+std::tuple<Tensor, Tensor> Tensor::max(int64_t dim, bool keepdim) const {
+  const int64_t d = maybe_wrap_dim(dim, this->dim());
+  Tensor values, indices;
+  if (this->dim() == 0) {  // the one element is its own max, at index 0
+    values = detail::as_contiguous(*this, scalar_type()).clone();
+    indices = zeros({}, kLong);
+  } else {
+    TT_CHECK(size(d) > 0, "max(): Expected reduction dim ", d, " to have non-zero size.");
+    std::tie(values, indices) = native::max_min_dim(*this, d, keepdim, /*find_max=*/true);
+  }
+  OpAttributes attributes;
+  attributes.dim = d;
+  attributes.keepdim = keepdim;
+  record_op("max", {*this}, {values, indices}, attributes);
+  return {values, indices};
+}
+
+std::tuple<Tensor, Tensor> Tensor::min(int64_t dim, bool keepdim) const {
+  const int64_t d = maybe_wrap_dim(dim, this->dim());
+  Tensor values, indices;
+  if (this->dim() == 0) {
+    values = detail::as_contiguous(*this, scalar_type()).clone();
+    indices = zeros({}, kLong);
+  } else {
+    TT_CHECK(size(d) > 0, "min(): Expected reduction dim ", d, " to have non-zero size.");
+    std::tie(values, indices) = native::max_min_dim(*this, d, keepdim, /*find_max=*/false);
+  }
+  OpAttributes attributes;
+  attributes.dim = d;
+  attributes.keepdim = keepdim;
+  record_op("min", {*this}, {values, indices}, attributes);
+  return {values, indices};
+}
+
+Tensor Tensor::max() const {
+  TT_CHECK(numel() > 0, "max(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction "
+                        "dim with the 'dim' argument.");
+  Tensor values = std::get<0>(native::max_min_dim(flat(*this), 0, false, /*find_max=*/true));
+  record_op("max", {*this}, {values});
+  return values;
+}
+
+Tensor Tensor::min() const {
+  TT_CHECK(numel() > 0, "min(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction "
+                        "dim with the 'dim' argument.");
+  Tensor values = std::get<0>(native::max_min_dim(flat(*this), 0, false, /*find_max=*/false));
+  record_op("min", {*this}, {values});
+  return values;
+}
+
+namespace {
+// argmax/argmin: the indices of max_min_dim; without a dim, over all elements flattened.
+Tensor arg_extremum(const Tensor& self, std::optional<int64_t> dim, bool keepdim, bool find_max) {
+  const char* name = find_max ? "argmax" : "argmin";
+  if (!dim) {
+    TT_CHECK(self.numel() > 0, name, "(): Expected reduction dim to be specified for input.numel() == 0.");
+    Tensor indices = std::get<1>(native::max_min_dim(flat(self), 0, false, find_max));
+    if (!keepdim) return indices;
+    return native::make_view(indices, std::vector<int64_t>(self.dim(), 1), std::vector<int64_t>(self.dim(), 1), 0);
+  }
+  const int64_t d = maybe_wrap_dim(*dim, self.dim());
+  if (self.dim() == 0) return zeros({}, kLong);
+  TT_CHECK(self.size(d) > 0, name, "(): Expected reduction dim ", d, " to have non-zero size.");
+  return std::get<1>(native::max_min_dim(self, d, keepdim, find_max));
+}
+}  // namespace
+
+Tensor Tensor::argmax(std::optional<int64_t> dim, bool keepdim) const { return arg_extremum(*this, dim, keepdim, true); }
+Tensor Tensor::argmin(std::optional<int64_t> dim, bool keepdim) const { return arg_extremum(*this, dim, keepdim, false); }
+
+}  // namespace tinytorch

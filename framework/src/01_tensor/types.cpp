@@ -1,0 +1,50 @@
+// Names and printing of the small value types: ScalarType, TypeMeta, Scalar, IntArrayRef.
+#include <ostream>
+
+#include "tinytorch/int_array_ref.h"
+#include "tinytorch/scalar.h"
+#include "tinytorch/scalar_type.h"
+
+namespace tinytorch {
+
+const char* toString(ScalarType t) {
+  switch (t) {
+    case kBool: return "Bool";
+    case kLong: return "Long";
+    case kFloat: return "Float";
+    case kDouble: return "Double";
+  }
+  return "UNKNOWN_SCALAR";
+}
+
+std::ostream& operator<<(std::ostream& out, ScalarType t) { return out << toString(t); }
+
+// caffe2::TypeMeta names types by their demangled C++ name; int64_t is `long` on Linux.
+const char* TypeMeta::name() const {
+  switch (type_) {
+    case kBool: return "bool";
+    case kLong: return "long int";
+    case kFloat: return "float";
+    case kDouble: return "double";
+  }
+  return "nullptr (uninitialized)";
+}
+
+std::ostream& operator<<(std::ostream& out, TypeMeta dtype) { return out << dtype.name(); }
+
+std::ostream& operator<<(std::ostream& out, const Scalar& s) {
+  if (s.isFloatingPoint()) return out << s.toDouble();
+  if (s.isBoolean()) return out << (s.toBool() ? "true" : "false");
+  return out << s.toLong();
+}
+
+std::ostream& operator<<(std::ostream& out, IntArrayRef values) {
+  out << "[";
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) out << ", ";
+    out << values[i];
+  }
+  return out << "]";
+}
+
+}  // namespace tinytorch

@@ -1,0 +1,19 @@
+#pragma once
+// Small helpers shared by the framework tests: read a tensor's values back as doubles.
+#include <cstdint>
+#include <vector>
+
+#include "tinytorch/torch.h"
+
+namespace test_helpers {
+
+// Every element in row-major order, converted to double (works for any dtype and any strides).
+inline std::vector<double> values(const torch::Tensor& t) {
+  const torch::Tensor flat = t.to(torch::kDouble).contiguous();
+  const double* data = flat.data_ptr<double>();
+  return std::vector<double>(data, data + flat.numel());
+}
+
+inline std::vector<int64_t> shape(const torch::Tensor& t) { return t.sizes().vec(); }
+
+}  // namespace test_helpers

@@ -1,0 +1,39 @@
+// A "learner's" file with one function per way learner code goes wrong.
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+#include <vector>
+
+#include <tinytorch/errors.h>
+
+namespace fixture {
+
+int add(int a, int b) { return a + b; }
+
+int multiply(int a, int b) { return a + b; }  // the learner's bug: adds instead
+
+int norm(int) { throw tinytorch::NotImplemented("fixture::norm", "01_tensor", "1.2"); }
+
+int read_through(int* pointer) { return *pointer; }  // called with a null pointer
+
+// Loops forever without the compiler being allowed to remove the loop.
+int spin() {
+  volatile std::uint64_t counter = 0;
+  while (true) counter = counter + 1;
+}
+
+// Allocates until the memory limit stops it, touching every page.
+std::size_t hoard() {
+  std::vector<std::vector<char>> blocks;
+  while (true) {
+    blocks.emplace_back(16 << 20);
+    std::memset(blocks.back().data(), 1, blocks.back().size());
+  }
+}
+
+int divide(int a, int b) {
+  if (b == 0) throw std::runtime_error("division by zero");
+  return a / b;
+}
+
+}  // namespace fixture

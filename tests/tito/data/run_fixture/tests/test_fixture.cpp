@@ -1,0 +1,56 @@
+// The fixture module's tests; the case names and points are checked by test_run_module_tests.cpp.
+#include <catch2/catch.hpp>
+#include <cstddef>
+#include <string>
+
+namespace fixture {
+int add(int a, int b);
+int multiply(int a, int b);
+int norm(int value);
+int read_through(int* pointer);
+int spin();
+std::size_t hoard();
+int divide(int a, int b);
+}  // namespace fixture
+
+namespace {
+// Describes itself the way tinytorch::testing's matchers do, so the listener can split values.
+class IsInt : public Catch::MatcherBase<int> {
+ public:
+  explicit IsInt(int expected) : expected_(expected) {}
+  bool match(const int& actual) const override { return actual == expected_; }
+  std::string describe() const override { return "\nexpected: " + std::to_string(expected_) + "\nthey differ"; }
+
+ private:
+  int expected_;
+};
+}  // namespace
+
+TEST_CASE("add passes", "[fixture][points=10]") { CHECK(fixture::add(2, 3) == 5); }
+
+TEST_CASE("multiply fails a comparison", "[fixture][points=10]") { CHECK(fixture::multiply(2, 3) == 6); }
+
+TEST_CASE("multiply fails a matcher", "[fixture][points=3]") { CHECK_THAT(fixture::multiply(4, 5), IsInt(20)); }
+
+TEST_CASE("norm is not implemented", "[fixture][points=5]") { CHECK(fixture::norm(3) == 3); }
+
+TEST_CASE("norm rejects negatives with a clear error", "[fixture][points=2]") {
+  CHECK_THROWS_WITH(fixture::norm(-1), Catch::Contains("norm of a negative"));
+}
+
+TEST_CASE("read_through crashes", "[fixture][points=5]") {
+  int* volatile nowhere = nullptr;
+  CHECK(fixture::read_through(nowhere) == 0);
+}
+
+TEST_CASE("names, with [special] \"characters\" still run", "[fixture][points=1]") { CHECK(true); }
+
+TEST_CASE("spin never returns", "[fixture][points=5]") { CHECK(fixture::spin() == 0); }
+
+TEST_CASE("hoard exhausts memory", "[fixture][points=5]") { CHECK(fixture::hoard() > 0); }
+
+TEST_CASE("divide throws", "[fixture][points=2]") { CHECK(fixture::divide(1, 0) == 0); }
+
+TEST_CASE("add still passes after the crashes", "[fixture][points=4]") { CHECK(fixture::add(-1, 1) == 0); }
+
+TEST_CASE("a hidden case is not graded", "[.][fixture]") { CHECK(false); }

@@ -1,0 +1,5 @@
+int f() {
+  // BEGIN SOLUTION name="f"
+  return 1;
+  // END SOLUTION
+}

@@ -1,0 +1,5 @@
+int f() {
+  // BEGIN SOLUTION lesson="1. F"
+  return 1;
+  // END SOLUTION
+}

@@ -1,0 +1,188 @@
+// run_module_tests end to end on fixture modules (tests/tito/data/run_*): every case status, the
+// actual/expected split, points, bounded run time, and ninja rebuilding only what changed.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <random>
+
+#include "run/module_test_runner.h"
+
+namespace fs = std::filesystem;
+using namespace tito;
+
+namespace {
+
+const fs::path kData = TITO_TESTS_DATA_DIR;
+
+// A scratch copy of a fixture, so tests can edit and touch the "learner's" files.
+struct FixtureWorkspace {
+  fs::path root;
+  explicit FixtureWorkspace(const std::string& fixture) {
+    std::random_device random;
+    root = fs::temp_directory_path() / ("tito_test_run_" + fixture + "_" + std::to_string(random()));
+    fs::create_directories(root);
+    fs::copy(kData / fixture, root / "module", fs::copy_options::recursive);
+  }
+  ~FixtureWorkspace() {
+    std::error_code ignored;
+    fs::remove_all(root, ignored);
+  }
+  fs::path learner() const { return root / "module" / "learner"; }
+};
+
+// Sanitized builds allocate several times slower, so the runaway allocation needs longer to hit the limit.
+double time_limit_for(const Toolchain& toolchain) { return toolchain.sanitized ? 6 : 2; }
+
+ModuleTestRequest request_for(const FixtureWorkspace& workspace, const std::string& test_file, double time_limit_s) {
+  ModuleTestRequest request;
+  request.module = "fx";
+  request.learner_dirs["fx"] = workspace.learner();
+  request.test_sources = {workspace.root / "module" / "tests" / test_file};
+  request.build_dir = workspace.root / "build";
+  request.time_limit_s = time_limit_s;
+  request.memory_limit_mb = 256;
+  return request;
+}
+
+const CaseResult& find_case(const TestReport& report, const std::string& name) {
+  auto found = std::find_if(report.cases.begin(), report.cases.end(), [&](const CaseResult& c) { return c.name == name; });
+  if (found == report.cases.end()) FAIL("no case named " << name);
+  return *found;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Sets a file's modification time to now, as saving it in an editor would.
+void touch(const fs::path& file) { fs::last_write_time(file, fs::file_time_type::clock::now()); }
+
+}  // namespace
+
+TEST_CASE("run_module_tests gives every fixture case its status and carries on after crashes", "[run]") {
+  Toolchain toolchain = load_toolchain(TITO_BUILD_DIR);
+  FixtureWorkspace workspace("run_fixture");
+  ModuleTestRequest request = request_for(workspace, "test_fixture.cpp", time_limit_for(toolchain));
+  request.hints["norm is not implemented"] = "Start from the lesson's section 1.2.";
+
+  auto start = std::chrono::steady_clock::now();
+  TestReport report = run_module_tests(toolchain, request);
+  double seconds = seconds_since(start);
+  INFO(report.build_log);
+  REQUIRE(report.build_ok);
+  // One time limit (the endless loop), one build and a few restarts: never unbounded.
+  CHECK(seconds < 180);
+  CHECK(report.module == "fx");
+
+  REQUIRE(report.cases.size() == 11);  // the hidden case is not graded
+  CHECK(find_case(report, "add passes").status == CaseStatus::Passed);
+  CHECK(find_case(report, "add still passes after the crashes").status == CaseStatus::Passed);
+  CHECK(find_case(report, "names, with [special] \"characters\" still run").status == CaseStatus::Passed);
+
+  const CaseResult& comparison = find_case(report, "multiply fails a comparison");
+  CHECK(comparison.status == CaseStatus::Failed);
+  REQUIRE(comparison.failures.size() == 1);
+  CHECK(comparison.failures[0].actual == "5");
+  CHECK(comparison.failures[0].expected == "6");
+  CHECK(comparison.failures[0].expression == "CHECK( fixture::multiply(2, 3) == 6 )");
+  CHECK(comparison.failures[0].line > 0);
+  CHECK(fs::path(comparison.failures[0].file).filename() == "test_fixture.cpp");
+
+  const CaseResult& matcher = find_case(report, "multiply fails a matcher");
+  CHECK(matcher.status == CaseStatus::Failed);
+  REQUIRE(matcher.failures.size() == 1);
+  CHECK(matcher.failures[0].actual == "9");
+  CHECK(matcher.failures[0].expected == "20");
+  CHECK(matcher.failures[0].message == "they differ");
+
+  const CaseResult& missing = find_case(report, "norm is not implemented");
+  CHECK(missing.status == CaseStatus::NotImplemented);
+  CHECK(missing.detail.find("fixture::norm is not implemented yet") == 0);
+  CHECK(missing.hint == "Start from the lesson's section 1.2.");
+
+  // A stub's NotImplemented where the test wanted another error is "not implemented" too.
+  const CaseResult& unwritten_check = find_case(report, "norm rejects negatives with a clear error");
+  CHECK(unwritten_check.status == CaseStatus::NotImplemented);
+  CHECK(unwritten_check.detail.find("fixture::norm is not implemented yet") == 0);
+
+  const CaseResult& crashed = find_case(report, "read_through crashes");
+  CHECK(crashed.status == CaseStatus::Crashed);
+  // Plain builds die of SIGSEGV; sanitized ones report the null load first.
+  CHECK(crashed.detail.find(toolchain.sanitized ? "runtime error: load of null pointer" : "SIGSEGV") != std::string::npos);
+
+  const CaseResult& spin = find_case(report, "spin never returns");
+  CHECK(spin.status == CaseStatus::TimedOut);
+  CHECK(spin.detail.find(toolchain.sanitized ? "time limit of 6 s" : "time limit of 2 s") == 0);
+
+  const CaseResult& hoard = find_case(report, "hoard exhausts memory");
+  CHECK(hoard.status == CaseStatus::OutOfMemory);
+
+  const CaseResult& divide = find_case(report, "divide throws");
+  CHECK(divide.status == CaseStatus::Errored);
+  CHECK(divide.detail == "division by zero");
+
+  CHECK(report.points_possible() == 52);
+  CHECK(report.points_earned() == 10 + 4 + 1);
+  CHECK(report.passed_count() == 3);
+  CHECK(report.failed_count() == 8);
+  CHECK_FALSE(report.all_passed());
+}
+
+TEST_CASE("run_module_tests reports a compile error with every case not run", "[run]") {
+  Toolchain toolchain = load_toolchain(TITO_BUILD_DIR);
+  FixtureWorkspace workspace("run_incremental");
+  std::ofstream(workspace.learner() / "sum.cpp", std::ios::app) << "\nint broken( { return 0; }\n";
+
+  TestReport report = run_module_tests(toolchain, request_for(workspace, "test_incremental.cpp", time_limit_for(toolchain)));
+  CHECK_FALSE(report.build_ok);
+  CHECK(report.build_log.find("sum.cpp") != std::string::npos);
+  CHECK(report.build_log.find("error") != std::string::npos);
+  REQUIRE(report.cases.size() == 2);
+  for (const auto& c : report.cases) CHECK(c.status == CaseStatus::NotRun);
+  CHECK(report.points_possible() == 2);
+  CHECK_FALSE(report.all_passed());
+}
+
+TEST_CASE("run_module_tests rebuilds only what changed, quickly", "[run][speed]") {
+  Toolchain toolchain = load_toolchain(TITO_BUILD_DIR);
+  FixtureWorkspace workspace("run_incremental");
+  ModuleTestRequest request = request_for(workspace, "test_incremental.cpp", time_limit_for(toolchain));
+
+  std::vector<std::string> steps;
+  auto record = [&](const std::string& line) { steps.push_back(line); };
+  auto compiled = [&] {
+    return std::count_if(steps.begin(), steps.end(), [](const std::string& s) { return s.rfind("compiling", 0) == 0; });
+  };
+
+  TestReport first = run_module_tests(toolchain, request, record);
+  INFO(first.build_log);
+  REQUIRE(first.all_passed());
+  CHECK(compiled() == 3);  // the test file and both learner files
+
+  steps.clear();
+  auto start = std::chrono::steady_clock::now();
+  TestReport unchanged = run_module_tests(toolchain, request, record);
+  double unchanged_seconds = seconds_since(start);
+  CHECK(unchanged.all_passed());
+  CHECK(compiled() == 0);
+
+  std::vector<double> touched_seconds;
+  for (int round = 0; round < 5; ++round) {
+    touch(workspace.learner() / "product.cpp");
+    steps.clear();
+    start = std::chrono::steady_clock::now();
+    TestReport touched = run_module_tests(toolchain, request, record);
+    touched_seconds.push_back(seconds_since(start));
+    CHECK(touched.all_passed());
+    REQUIRE(compiled() == 1);
+    CHECK(std::find(steps.begin(), steps.end(), "compiling fx/product.cpp") != steps.end());
+  }
+  std::sort(touched_seconds.begin(), touched_seconds.end());
+  double median = touched_seconds[touched_seconds.size() / 2];
+  std::printf("incremental rebuild: unchanged tree %.3f s, one learner file touched %.3f s (median of 5)\n",
+              unchanged_seconds, median);
+  if (!toolchain.sanitized) CHECK(median < 3.0);  // ASan builds compile and link far slower
+}

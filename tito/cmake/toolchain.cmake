@@ -1,0 +1,103 @@
+# Writes <build>/tito/toolchain.json: everything tito needs to compile a learner's files and a
+# module's tests against this build of the framework without running CMake again (read by
+# load_toolchain, tito/src/build/toolchain.cpp). Building `tito` builds the libraries it names.
+find_package(Catch2 REQUIRED)
+
+find_program(TITO_NINJA NAMES ninja ninja-build)
+if(NOT TITO_NINJA)
+  message(WARNING "ninja was not found: `tito module test` needs it. Install it (sudo apt-get install ninja-build) and re-run the set-up.")
+  set(TITO_NINJA ninja)
+endif()
+
+# Learners get an optimised build with their asserts kept (no -DNDEBUG), and the warnings we hold
+# the framework to, minus the one that starter stubs trigger by design.
+set(tito_cxx_flags -std=c++17)
+if(CMAKE_BUILD_TYPE STREQUAL "Debug")
+  list(APPEND tito_cxx_flags -O0 -g)
+else()
+  list(APPEND tito_cxx_flags -O2)
+endif()
+list(APPEND tito_cxx_flags -Wall -Wextra -Wno-unused-parameter)
+set(tito_link_flags -pthread)
+if(TINYTORCH_SANITIZE)
+  list(APPEND tito_cxx_flags ${TINYTORCH_SANITIZE_FLAGS} -g)
+  list(APPEND tito_link_flags ${TINYTORCH_SANITIZE_FLAGS})
+  set(tito_sanitized true)
+else()
+  set(tito_sanitized false)
+endif()
+
+# Modules with a reference solution library: those the framework declares, plus any
+# tinytorch_solution_NN target found for a module of the curriculum.
+get_property(tito_solution_modules GLOBAL PROPERTY TINYTORCH_SOLUTION_MODULES)
+list(APPEND tito_solution_modules ${TINYTORCH_SOLUTION_MODULES})
+file(READ ${TINYTORCH_CURRICULUM_JSON} tito_curriculum_json)
+string(JSON tito_module_count LENGTH "${tito_curriculum_json}" modules)
+math(EXPR tito_last_module "${tito_module_count} - 1")
+foreach(index RANGE ${tito_last_module})
+  string(JSON number GET "${tito_curriculum_json}" modules ${index} number)
+  list(APPEND tito_solution_modules ${number})
+endforeach()
+list(REMOVE_DUPLICATES tito_solution_modules)
+
+set(tito_libraries tito_catch_main)
+set(tito_solution_entries "")
+foreach(number ${tito_solution_modules})
+  if(TARGET tinytorch_solution_${number})
+    list(APPEND tito_solution_entries "\"${number}\": \"$<TARGET_FILE:tinytorch_solution_${number}>\"")
+    list(APPEND tito_libraries tinytorch_solution_${number})
+  endif()
+endforeach()
+string(JOIN ",\n    " tito_solution_json ${tito_solution_entries})
+
+if(TARGET tinytorch_given)
+  set(tito_given_lib "$<TARGET_FILE:tinytorch_given>")
+  # The include directories and definitions the framework's own sources compile with.
+  set(tito_framework_includes "$<JOIN:$<TARGET_PROPERTY:tinytorch_given,INCLUDE_DIRECTORIES>,\"$<COMMA> \">")
+  set(tito_given_defines "$<TARGET_PROPERTY:tinytorch_given,INTERFACE_COMPILE_DEFINITIONS>")
+  set(tito_framework_defines
+    "$<$<BOOL:${tito_given_defines}>:$<COMMA> \"-D$<JOIN:${tito_given_defines},\"$<COMMA> \"-D>\">")
+  list(APPEND tito_libraries tinytorch_given)
+else()
+  message(WARNING "tito: the framework target tinytorch_given is not defined; toolchain.json will name no framework library")
+  set(tito_given_lib "")
+  set(tito_framework_includes "")
+  set(tito_framework_defines "")
+endif()
+
+function(tito_json_array out)
+  set(items "")
+  foreach(item ${ARGN})
+    string(REPLACE "\\" "\\\\" item "${item}")
+    string(REPLACE "\"" "\\\"" item "${item}")
+    list(APPEND items "\"${item}\"")
+  endforeach()
+  string(JOIN ", " joined ${items})
+  set(${out} "[${joined}]" PARENT_SCOPE)
+endfunction()
+
+tito_json_array(tito_cxx_flags_json ${tito_cxx_flags})
+tito_json_array(tito_link_flags_json ${tito_link_flags})
+tito_json_array(tito_include_json ${PROJECT_SOURCE_DIR}/framework/include ${PROJECT_SOURCE_DIR}/curriculum/common/include)
+# Splice the generator-expression parts into the JSON arrays.
+string(REGEX REPLACE "\\]$" "${tito_framework_defines}]" tito_cxx_flags_json "${tito_cxx_flags_json}")
+string(REGEX REPLACE "\\]$"
+  ", \"${tito_framework_includes}\", \"$<JOIN:$<TARGET_PROPERTY:Catch2::Catch2,INTERFACE_INCLUDE_DIRECTORIES>,\"$<COMMA> \">\"]"
+  tito_include_json "${tito_include_json}")
+
+file(GENERATE OUTPUT ${PROJECT_BINARY_DIR}/tito/toolchain.json CONTENT "{
+  \"cxx\": \"${CMAKE_CXX_COMPILER}\",
+  \"cxx_flags\": ${tito_cxx_flags_json},
+  \"link_flags\": ${tito_link_flags_json},
+  \"include_dirs\": ${tito_include_json},
+  \"given_lib\": \"${tito_given_lib}\",
+  \"solution_libs\": {
+    ${tito_solution_json}
+  },
+  \"catch_main_lib\": \"$<TARGET_FILE:tito_catch_main>\",
+  \"ninja\": \"${TITO_NINJA}\",
+  \"sanitized\": ${tito_sanitized}
+}
+")
+
+add_dependencies(tito ${tito_libraries})

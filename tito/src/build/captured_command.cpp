@@ -1,0 +1,82 @@
+#include "build/captured_command.h"
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+
+namespace tito {
+
+std::string find_executable(const std::string& name) {
+  if (name.empty()) return "";
+  if (name.find('/') != std::string::npos) return access(name.c_str(), X_OK) == 0 ? name : "";
+  const char* path_env = std::getenv("PATH");
+  std::istringstream dirs(path_env ? path_env : "/usr/bin:/bin");
+  std::string dir;
+  while (std::getline(dirs, dir, ':')) {
+    std::string candidate = (dir.empty() ? "." : dir) + "/" + name;
+    if (access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return "";
+}
+
+CommandOutcome run_captured(const std::vector<std::string>& argv, const std::filesystem::path& working_dir,
+                            const std::function<void(const std::string& line)>& on_line) {
+  CommandOutcome outcome;
+  std::vector<std::string> args = argv;
+  std::vector<char*> raw;
+  for (auto& arg : args) raw.push_back(arg.data());
+  raw.push_back(nullptr);
+  std::string dir = working_dir.string();
+
+  int pipe_fds[2];
+  if (pipe2(pipe_fds, O_CLOEXEC) != 0) {
+    outcome.error = std::string("pipe failed: ") + std::strerror(errno);
+    return outcome;
+  }
+  pid_t pid = fork();
+  if (pid < 0) {
+    outcome.error = std::string("fork failed: ") + std::strerror(errno);
+    close(pipe_fds[0]);
+    close(pipe_fds[1]);
+    return outcome;
+  }
+  if (pid == 0) {
+    dup2(pipe_fds[1], STDOUT_FILENO);
+    dup2(pipe_fds[1], STDERR_FILENO);
+    int null_fd = open("/dev/null", O_RDONLY);
+    if (null_fd >= 0) dup2(null_fd, STDIN_FILENO);
+    if (!dir.empty() && chdir(dir.c_str()) != 0) _exit(126);
+    execv(raw[0], raw.data());
+    _exit(127);
+  }
+  close(pipe_fds[1]);
+
+  std::string pending;
+  char buffer[4096];
+  while (true) {
+    ssize_t got = read(pipe_fds[0], buffer, sizeof buffer);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) break;
+    pending.append(buffer, static_cast<std::size_t>(got));
+    std::size_t newline;
+    while ((newline = pending.find('\n')) != std::string::npos) {
+      if (on_line) on_line(pending.substr(0, newline));
+      pending.erase(0, newline + 1);
+    }
+  }
+  if (!pending.empty() && on_line) on_line(pending);
+  close(pipe_fds[0]);
+
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+  if (WIFEXITED(status)) outcome.exit_code = WEXITSTATUS(status);
+  if (outcome.exit_code == 127) outcome.error = "could not execute " + argv[0];
+  return outcome;
+}
+
+}  // namespace tito

@@ -1,0 +1,142 @@
+#include "build/ninja_file.h"
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace tito {
+namespace fs = std::filesystem;
+namespace {
+
+// Inside a ninja path, '$', ' ' and ':' are special.
+std::string ninja_path(const std::string& path) {
+  std::string escaped;
+  for (char c : path) {
+    if (c == '$' || c == ' ' || c == ':') escaped += '$';
+    escaped += c;
+  }
+  return escaped;
+}
+
+// A word on a command line that ninja passes to /bin/sh: single-quote anything unusual, and
+// escape '$' for ninja itself.
+std::string shell_word(const std::string& word) {
+  bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || std::string("-_./=+,@%").find(c) != std::string::npos;
+  });
+  std::string quoted = plain ? word : "'";
+  if (!plain) {
+    for (char c : word) quoted += (c == '\'') ? std::string("'\\''") : std::string(1, c);
+    quoted += "'";
+  }
+  std::string escaped;
+  for (char c : quoted) {
+    if (c == '$') escaped += '$';
+    escaped += c;
+  }
+  return escaped;
+}
+
+std::string shell_words(const std::vector<std::string>& words) {
+  std::string line;
+  for (const auto& word : words) line += (line.empty() ? "" : " ") + shell_word(word);
+  return line;
+}
+
+// "framework/src/01_tensor/matmul.cpp" -> "matmul"; keeps object names readable.
+std::string object_stem(const fs::path& source) {
+  std::string stem = source.stem().string();
+  for (char& c : stem)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') c = '_';
+  return stem;
+}
+
+std::vector<fs::path> cpp_files_in(const fs::path& dir) {
+  std::vector<fs::path> files;
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(dir, error))
+    if (entry.is_regular_file() && entry.path().extension() == ".cpp") files.push_back(entry.path());
+  if (error)
+    throw std::runtime_error("cannot read the learner directory " + dir.string() + ": " + error.message() +
+                             "; check that the module's workspace exists (tito module start)");
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+}  // namespace
+
+NinjaPlan plan_module_build(const Toolchain& toolchain, const ModuleTestRequest& request) {
+  NinjaPlan plan;
+  for (const auto& test : request.test_sources) {
+    std::string stem = object_stem(test);
+    plan.test_sources.push_back({fs::absolute(test), "obj/tests/" + stem + ".o", "tests/" + test.filename().string()});
+  }
+  for (const auto& [module, dir] : request.learner_dirs) {
+    for (const auto& source : cpp_files_in(dir)) {
+      std::string stem = object_stem(source);
+      plan.learner_sources.push_back(
+          {fs::absolute(source), "obj/" + module + "/" + stem + ".o", module + "/" + source.filename().string()});
+    }
+  }
+  for (const auto& [module, lib] : toolchain.solution_libs)
+    if (!request.learner_dirs.count(module)) plan.reference_solution_libs.push_back(lib);
+  return plan;
+}
+
+std::string ninja_file_text(const Toolchain& toolchain, const NinjaPlan& plan) {
+  std::vector<std::string> compile_flags = toolchain.cxx_flags;
+  for (const auto& dir : toolchain.include_dirs) compile_flags.push_back("-I" + dir.string());
+
+  std::ostringstream out;
+  out << "# Written by tito for every `tito module test`; edits are overwritten.\n"
+      << "ninja_required_version = 1.5\n"
+      << "cxx = " << shell_word(toolchain.cxx) << "\n"
+      << "cxxflags = " << shell_words(compile_flags) << "\n"
+      << "ldflags = " << shell_words(toolchain.link_flags) << "\n\n"
+      << "rule cxx\n"
+      << "  command = $cxx -MMD -MF $out.d $cxxflags -c $in -o $out\n"
+      << "  depfile = $out.d\n"
+      << "  deps = gcc\n"
+      << "  description = compiling $label\n\n"
+      << "rule link\n"
+      << "  command = $cxx -o $out $in $libs $ldflags\n"
+      << "  description = linking $out\n\n";
+
+  for (const auto* group : {&plan.test_sources, &plan.learner_sources})
+    for (const auto& source : *group)
+      out << "build " << ninja_path(source.object) << ": cxx " << ninja_path(source.source.string()) << "\n"
+          << "  label = " << source.label << "\n";
+
+  // Link order: tests, then the learner's objects, then libraries. The libraries are grouped
+  // because given code and solutions call each other (a given op may use a learner's kernel).
+  std::vector<std::string> libs = {"-Wl,--start-group", toolchain.catch_main_lib.string()};
+  for (const auto& lib : plan.reference_solution_libs) libs.push_back(lib.string());
+  libs.push_back(toolchain.given_lib.string());
+  libs.push_back("-Wl,--end-group");
+  out << "build " << ninja_path(plan.test_binary) << ": link";
+  for (const auto* group : {&plan.test_sources, &plan.learner_sources})
+    for (const auto& source : *group) out << " " << ninja_path(source.object);
+  // Relink when a library changes (e.g. after the framework was rebuilt).
+  out << " | " << ninja_path(toolchain.catch_main_lib.string()) << " " << ninja_path(toolchain.given_lib.string());
+  for (const auto& lib : plan.reference_solution_libs) out << " " << ninja_path(lib.string());
+  out << "\n  libs = " << shell_words(libs) << "\n\n";
+
+  out << "default " << ninja_path(plan.test_binary) << "\n";
+  return out.str();
+}
+
+void write_if_changed(const fs::path& file, const std::string& text) {
+  std::ifstream existing(file, std::ios::binary);
+  if (existing) {
+    std::ostringstream current;
+    current << existing.rdbuf();
+    if (current.str() == text) return;
+  }
+  std::ofstream out(file, std::ios::binary | std::ios::trunc);
+  out << text;
+  if (!out) throw std::runtime_error("cannot write " + file.string() + "; check that the directory is writable");
+}
+
+}  // namespace tito

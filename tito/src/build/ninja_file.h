@@ -1,0 +1,35 @@
+#pragma once
+// The build.ninja that compiles a learner's files and a module's tests into one test binary.
+// Written once per run (only when its text changes); ninja's depfiles then decide what rebuilds,
+// so an unchanged tree costs one stat per file and a touched file costs one compile and a link.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "run/module_test_runner.h"
+
+namespace tito {
+
+struct SourceToCompile {
+  std::filesystem::path source;
+  std::string object;  // relative to the build dir, prefixed by its origin so modules never collide
+  std::string label;   // what progress shows, e.g. "01/matmul.cpp"
+};
+
+struct NinjaPlan {
+  std::vector<SourceToCompile> test_sources;
+  std::vector<SourceToCompile> learner_sources;
+  std::vector<std::filesystem::path> reference_solution_libs;  // modules the learner did not write
+  std::string test_binary = "module_tests";  // relative to the build dir
+};
+
+// The sources and libraries for a request: every *.cpp in each learner dir, the test sources,
+// and the solution libraries of the modules that are not the learner's.
+NinjaPlan plan_module_build(const Toolchain& toolchain, const ModuleTestRequest& request);
+
+std::string ninja_file_text(const Toolchain& toolchain, const NinjaPlan& plan);
+
+// Writes the file only when its content differs, so ninja's own state stays valid.
+void write_if_changed(const std::filesystem::path& file, const std::string& text);
+
+}  // namespace tito

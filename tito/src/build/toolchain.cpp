@@ -1,0 +1,58 @@
+// load_toolchain: reads <build>/tito/toolchain.json, which CMake generates (tito/cmake/toolchain.cmake).
+#include <algorithm>
+#include <fstream>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "run/module_test_runner.h"
+
+namespace tito {
+namespace fs = std::filesystem;
+namespace {
+
+std::string fix_for(const fs::path& build_dir) {
+  return "re-run the set-up (scripts/setup, or `cmake --build " + build_dir.string() + "`)";
+}
+
+std::vector<std::string> non_empty_strings(const nlohmann::json& list) {
+  std::vector<std::string> values;
+  for (const auto& item : list)
+    if (!item.get<std::string>().empty()) values.push_back(item.get<std::string>());
+  return values;
+}
+
+}  // namespace
+
+Toolchain load_toolchain(const fs::path& build_dir) {
+  fs::path file = build_dir / "tito" / "toolchain.json";
+  std::ifstream in(file);
+  if (!in)
+    throw std::runtime_error("tito's toolchain file " + file.string() + " is missing; " + fix_for(build_dir));
+
+  Toolchain toolchain;
+  try {
+    nlohmann::json json = nlohmann::json::parse(in);
+    toolchain.cxx = json.at("cxx").get<std::string>();
+    toolchain.cxx_flags = non_empty_strings(json.at("cxx_flags"));
+    toolchain.link_flags = non_empty_strings(json.at("link_flags"));
+    // CMake may name a directory twice; system directories need no -I (and gcc ignores it).
+    for (const auto& dir : non_empty_strings(json.at("include_dirs"))) {
+      bool seen = std::find(toolchain.include_dirs.begin(), toolchain.include_dirs.end(), fs::path(dir)) !=
+                  toolchain.include_dirs.end();
+      if (!seen && dir != "/usr/include" && dir != "/usr/local/include") toolchain.include_dirs.push_back(dir);
+    }
+    toolchain.given_lib = json.at("given_lib").get<std::string>();
+    for (const auto& [module, lib] : json.at("solution_libs").items())
+      toolchain.solution_libs[module] = lib.get<std::string>();
+    toolchain.catch_main_lib = json.at("catch_main_lib").get<std::string>();
+    toolchain.ninja = json.at("ninja").get<std::string>();
+    toolchain.sanitized = json.at("sanitized").get<bool>();
+  } catch (const nlohmann::json::exception& error) {
+    throw std::runtime_error("tito's toolchain file " + file.string() + " is unreadable (" + error.what() + "); " +
+                             fix_for(build_dir));
+  }
+  return toolchain;
+}
+
+}  // namespace tito

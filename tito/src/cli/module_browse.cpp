@@ -1,0 +1,201 @@
+// `tito module list`, `tito module status` and `tito module view`: reading, never writing.
+#include <iostream>
+#include <memory>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "core/clock.h"
+#include "core/errors.h"
+#include "core/files.h"
+#include "core/learning_path.h"
+#include "core/markdown.h"
+#include "core/terminal.h"
+
+namespace tito {
+namespace {
+
+using nlohmann::json;
+
+std::string state_label(ModuleState state) {
+  const Terminal& out = terminal();
+  const std::string text = to_string(state);
+  switch (state) {
+    case ModuleState::Completed: return out.green(text);
+    case ModuleState::Started: return out.yellow(text);
+    case ModuleState::Ready: return out.cyan(text);
+    default: return out.dim(text);
+  }
+}
+
+std::string pad(const std::string& text, std::size_t width) {
+  return text.size() >= width ? text : text + std::string(width - text.size(), ' ');
+}
+
+// Pads by the plain text's width so colour codes do not break the columns.
+std::string pad_coloured(const std::string& coloured, const std::string& plain, std::size_t width) {
+  return coloured + (plain.size() < width ? std::string(width - plain.size(), ' ') : "");
+}
+
+ProgressState progress_or_empty(const Session& session) {
+  return session.workspace ? session.state() : ProgressState{};
+}
+
+int run_list(const GlobalOptions& options, bool as_json) {
+  Session session = open_session_if_possible(options);
+  const ProgressState progress = progress_or_empty(session);
+  if (as_json) {
+    json modules = json::array();
+    for (const auto& module : session.curriculum.modules()) {
+      modules.push_back({{"number", module.number},
+                         {"slug", module.slug},
+                         {"folder", module.folder()},
+                         {"title", module.title},
+                         {"subtitle", module.subtitle},
+                         {"tier", module.tier},
+                         {"prerequisites", module.prerequisites},
+                         {"available", module.available()},
+                         {"state", to_string(state_of(module, progress))},
+                         {"lesson", module.available() ? json(module.lesson.string()) : json(nullptr)},
+                         {"points", module.points}});
+    }
+    std::cout << modules.dump(2) << "\n";
+    return 0;
+  }
+  const Terminal& out = terminal();
+  std::cout << out.bold(fmt::format("{:<3} {:<15} {:<13} {:<13} {}", "##", "Module", "Tier", "Needs", "State")) << "\n";
+  for (const auto& module : session.curriculum.modules()) {
+    const ModuleState state = state_of(module, progress);
+    std::string needs = module.prerequisites.empty() ? "-" : fmt::format("{}", fmt::join(module.prerequisites, ","));
+    if (module.prerequisites.size() > 2) needs = fmt::format("{}..{}", module.prerequisites.front(), module.prerequisites.back());
+    std::cout << fmt::format("{:<3} {:<15} {:<13} {:<13} ", module.number, module.title, module.tier, needs)
+              << pad_coloured(state_label(state), to_string(state), 0) << "\n";
+  }
+  if (!session.workspace) {
+    std::cout << "\n(no workspace here, so every module is shown as not started)\n";
+    out.next_step("tito init");
+  } else {
+    std::cout << "\n";
+    out.next_step(next_command(session.curriculum, progress));
+  }
+  return 0;
+}
+
+std::string progress_bar(int done, int total) {
+  const Terminal& out = terminal();
+  std::string bar;
+  for (int i = 0; i < total; ++i) bar += i < done ? out.bar_full() : out.bar_empty();
+  return bar;
+}
+
+std::string latest_activity(const ProgressState& progress, std::string* module) {
+  std::string latest;
+  for (const auto& [number, entry] : progress.modules) {
+    for (const auto& stamp : {entry.started_at, entry.completed_at}) {
+      if (stamp && *stamp > latest) {
+        latest = *stamp;
+        *module = number;
+      }
+    }
+  }
+  return latest;
+}
+
+int run_status(const GlobalOptions& options, bool as_json) {
+  Session session = open_session(options, true);
+  const ProgressState& progress = session.state();
+  const int total = static_cast<int>(session.curriculum.modules().size());
+  const int done = progress.completed_count();
+  const std::string next = next_command(session.curriculum, progress);
+  if (as_json) {
+    json modules = json::array();
+    for (const auto& module : session.curriculum.modules()) {
+      auto found = progress.modules.find(module.number);
+      const ModuleProgress entry = found == progress.modules.end() ? ModuleProgress{} : found->second;
+      modules.push_back({{"number", module.number},
+                         {"title", module.title},
+                         {"state", to_string(state_of(module, progress))},
+                         {"started_at", entry.started_at ? json(*entry.started_at) : json(nullptr)},
+                         {"completed_at", entry.completed_at ? json(*entry.completed_at) : json(nullptr)},
+                         {"score", entry.score ? json(*entry.score) : json(nullptr)},
+                         {"points", entry.points ? json(*entry.points) : json(nullptr)}});
+    }
+    json document = {{"workspace", session.ws().root().string()},
+                     {"completed", done},
+                     {"total", total},
+                     {"last_worked", progress.last_worked ? json(*progress.last_worked) : json(nullptr)},
+                     {"next", next},
+                     {"modules", modules}};
+    std::cout << document.dump(2) << "\n";
+    return 0;
+  }
+  const Terminal& out = terminal();
+  std::cout << out.bold("Your progress") << "  " << progress_bar(done, total)
+            << fmt::format("  {}/{} modules completed\n\n", done, total);
+  std::cout << out.bold(fmt::format("{:<3} {:<15} {:<18} {:<9} {}", "##", "Module", "State", "Score", "Completed")) << "\n";
+  for (const auto& module : session.curriculum.modules()) {
+    const ModuleState state = state_of(module, progress);
+    auto found = progress.modules.find(module.number);
+    std::string score = "-", completed = "-";
+    if (found != progress.modules.end() && found->second.completed()) {
+      score = fmt::format("{}/{}", found->second.score.value_or(0), found->second.points.value_or(0));
+      completed = found->second.completed_at->substr(0, 10);
+    }
+    std::cout << fmt::format("{:<3} {:<15} ", module.number, module.title)
+              << pad_coloured(state_label(state), to_string(state), 18) << " " << pad(score, 9) << " " << completed << "\n";
+  }
+  std::string last_module;
+  const std::string last = latest_activity(progress, &last_module);
+  std::cout << "\n";
+  if (!last.empty()) {
+    const ModuleInfo* module = session.curriculum.find(last_module);
+    auto when = parse_iso8601(last);
+    std::cout << fmt::format("Last activity: module {} ({}), {}\n", last_module, module ? module->title : "?",
+                             when ? describe_age(*when) : last);
+  } else {
+    std::cout << "No activity yet.\n";
+  }
+  out.next_step(next);
+  return 0;
+}
+
+int run_view(const GlobalOptions& options, const std::string& number, bool path_only) {
+  Session session = open_session(options, false);
+  const ModuleInfo& module = session.curriculum.resolve(number);
+  if (!module.available()) {
+    throw UserError(fmt::format("module {} ({}) is not yet available: its lesson has not been written", module.number, module.title),
+                    "tito module list   (to see the modules you can read now)");
+  }
+  if (path_only) {
+    std::cout << module.lesson.string() << "\n";
+    return 0;
+  }
+  terminal().page(render_markdown(read_file(module.lesson), terminal()));
+  return 0;
+}
+
+}  // namespace
+
+void register_module_browse_commands(CLI::App& group, CommandRegistry& registry) {
+  const GlobalOptions* options = &registry.options;
+
+  auto* list = group.add_subcommand("list", "All modules with their tier, prerequisites and state");
+  auto list_json = std::make_shared<bool>(false);
+  list->add_flag("--json", *list_json, "Print a JSON array (for editors and scripts)");
+  on_chosen(list, registry, [options, list_json] { return run_list(*options, *list_json); });
+
+  auto* status = group.add_subcommand("status", "Your progress: completed modules, scores and what to do next");
+  auto status_json = std::make_shared<bool>(false);
+  status->add_flag("--json", *status_json, "Print JSON");
+  on_chosen(status, registry, [options, status_json] { return run_status(*options, *status_json); });
+
+  auto* view = group.add_subcommand("view", "Read a module's lesson in the terminal");
+  auto number = std::make_shared<std::string>();
+  auto path_only = std::make_shared<bool>(false);
+  view->add_option("NN", *number, "Module number or name, e.g. 01 or tensor")->required();
+  view->add_flag("--path", *path_only, "Only print the lesson file's path");
+  on_chosen(view, registry, [options, number, path_only] { return run_view(*options, *number, *path_only); });
+}
+
+}  // namespace tito

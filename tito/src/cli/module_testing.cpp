@@ -1,0 +1,288 @@
+// `tito module test`, `tito module complete` and `tito module watch`: build the learner's code
+// against the module's tests (through run_module_tests) and show the report.
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <thread>
+#include <unistd.h>
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include "cli/commands.h"
+#include "cli/report_printer.h"
+#include "core/clock.h"
+#include "core/errors.h"
+#include "core/learner_files.h"
+#include "core/learning_path.h"
+#include "core/terminal.h"
+#include "run/module_test_runner.h"
+
+namespace tito {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string rebuild_fix(const Installation& installation) {
+  return fmt::format("cmake -S {} -B {} -G Ninja && cmake --build {} -j2", installation.source_dir.string(),
+                     installation.build_dir.string(), installation.build_dir.string());
+}
+
+bool executable_exists(const std::string& program) {
+  if (program.find('/') != std::string::npos) return ::access(program.c_str(), X_OK) == 0;
+  const char* path = std::getenv("PATH");
+  std::istringstream dirs(path ? path : "");
+  for (std::string dir; std::getline(dirs, dir, ':');) {
+    if (!dir.empty() && ::access((fs::path(dir) / program).c_str(), X_OK) == 0) return true;
+  }
+  return false;
+}
+
+Toolchain load_checked_toolchain(const Installation& installation) {
+  Toolchain toolchain;
+  try {
+    toolchain = load_toolchain(installation.build_dir);
+  } catch (const std::exception& error) {
+    throw UserError(fmt::format("cannot use the framework build in {}: {}", installation.build_dir.string(), error.what()),
+                    rebuild_fix(installation));
+  }
+  if (!executable_exists(toolchain.cxx)) {
+    throw UserError(fmt::format("the C++ compiler '{}' named in {} was not found", toolchain.cxx,
+                                (installation.build_dir / "tito" / "toolchain.json").string()),
+                    "sudo apt-get install g++ && " + rebuild_fix(installation));
+  }
+  return toolchain;
+}
+
+// Every started module's folder must hold its learner files; they are what gets compiled.
+void check_workspace_integrity(const Session& session) {
+  for (const auto& [number, entry] : session.state().modules) {
+    if (!entry.started()) continue;
+    const ModuleInfo* module = session.curriculum.find(number);
+    if (!module || module->learner_files.empty()) continue;
+    const auto missing = missing_learner_files(session.ws(), *module);
+    if (!missing.empty()) {
+      throw UserError(fmt::format("module {} is started but {} {} missing from {}", number, fmt::join(missing, ", "),
+                                  missing.size() == 1 ? "is" : "are", session.ws().module_dir(*module).string()),
+                      "tito module reset " + number + "   (recreates the starter files; anything left is backed up)");
+    }
+  }
+}
+
+const ModuleInfo& require_started(const Session& session, const std::string& requested) {
+  const ModuleInfo& module = session.curriculum.resolve(requested);
+  if (!session.state().is_started(module.number)) {
+    throw UserError(fmt::format("module {} ({}) has not been started yet", module.number, module.title),
+                    "tito module start " + module.number);
+  }
+  return module;
+}
+
+struct TestRun {
+  TestReport report;
+  ReportContext context;
+};
+
+TestRun run_tests(const Session& session, const ModuleInfo& module, bool compact) {
+  check_workspace_integrity(session);
+  const Toolchain toolchain = load_checked_toolchain(session.installation);
+
+  ModuleTestRequest request;
+  request.module = module.number;
+  for (const auto& [number, entry] : session.state().modules) {
+    const ModuleInfo* started = session.curriculum.find(number);
+    if (entry.started() && started && !started->learner_files.empty()) {
+      request.learner_dirs[number] = session.ws().module_dir(*started);
+    }
+  }
+  request.test_sources = module.tests;
+  request.hints = session.curriculum.load_hints(module);
+  request.build_dir = session.ws().build_dir(module.number);
+  request.time_limit_s = module.time_limit_s;
+  request.memory_limit_mb = module.memory_limit_mb;
+  fs::create_directories(request.build_dir);
+
+  const Terminal& out = terminal();
+  std::cout << out.bold(fmt::format("Testing module {} ({})", module.number, module.title)) << "\n";
+  ProgressSink progress;
+  if (!compact) progress = [&out](const std::string& line) { std::cout << "  " << out.dim(line) << "\n" << std::flush; };
+  spdlog::info("testing module {}", module.number);
+  TestRun run;
+  run.report = run_module_tests(toolchain, request, progress);
+  run.context.module_dir = session.ws().module_dir(module).string();
+  run.context.stubs = stub_locations(session.installation, module);
+  run.context.fallback_points = module.points;
+  run.context.compact = compact;
+  spdlog::info("module {}: {}", module.number, score_line(run.report, module.points));
+  std::cout << "\n";
+  print_report(run.report, run.context);
+  return run;
+}
+
+int run_test(const GlobalOptions& options, const std::string& requested) {
+  Session session = open_session(options, true);
+  const ModuleInfo& module = require_started(session, requested);
+  TestRun run = run_tests(session, module, false);
+  if (run.report.all_passed()) {
+    terminal().next_step("tito module complete " + module.number);
+    return 0;
+  }
+  return 1;
+}
+
+void announce_what_is_next(const Session& session, const ModuleInfo& module) {
+  const Terminal& out = terminal();
+  const auto unlocked = unlocked_by(session.curriculum, module.number, session.state());
+  for (const ModuleInfo* next : unlocked) {
+    std::cout << fmt::format("Unlocked: module {} ({}){}\n", next->number, next->title,
+                             next->available() ? "" : " - its content is not yet available");
+  }
+  for (const auto& milestone : session.curriculum.milestones()) {
+    bool all_done = !milestone.required_modules.empty();
+    bool uses_this = false;
+    for (const auto& required : milestone.required_modules) {
+      all_done = all_done && session.state().is_completed(required);
+      uses_this = uses_this || required == module.number;
+    }
+    if (all_done && uses_this) std::cout << fmt::format("Milestone {} is now within reach: every module it needs is done.\n", milestone.label());
+  }
+  const MilestoneDistance distance = next_milestone(session.curriculum, session.state());
+  if (distance.milestone) {
+    const std::size_t left = distance.missing_modules.size();
+    std::cout << fmt::format("{} module{} to go until milestone {}: {}\n", left, left == 1 ? "" : "s",
+                             distance.milestone->label(), fmt::join(distance.missing_modules, ", "));
+  }
+  std::cout << "\n";
+  for (const ModuleInfo* next : unlocked) {
+    if (next->available()) {
+      out.next_step("tito module start " + next->number);
+      return;
+    }
+  }
+  out.next_step(next_command(session.curriculum, session.state()));
+}
+
+int run_complete(const GlobalOptions& options, const std::string& requested) {
+  Session session = open_session(options, true);
+  const ModuleInfo& module = require_started(session, requested);
+  TestRun run = run_tests(session, module, false);
+  const Terminal& out = terminal();
+  if (!run.report.all_passed()) {
+    std::cout << "\nModule " << module.number << " is not complete yet: every test must pass. Nothing was recorded.\n";
+    out.next_step("tito module test " + module.number);
+    return 1;
+  }
+  const std::string fingerprint = fingerprint_learner_files(session.ws(), module);
+  session.progress->record_completed(module.number, run.report.points_earned(), run.report.points_possible(), fingerprint);
+  spdlog::info("completed module {} ({})", module.number, fingerprint);
+  std::cout << "\n" << out.ok_mark() << " " << out.green(fmt::format("Module {} ({}) completed", module.number, module.title))
+            << fmt::format(" - {}/{} points. You built it yourself.\n", run.report.points_earned(),
+                           run.report.points_possible());
+  std::cout << fmt::format("Progress: {}/{} modules completed\n\n", session.state().completed_count(),
+                           session.curriculum.modules().size());
+  announce_what_is_next(session, module);
+  return 0;
+}
+
+// A cheap picture of the module folder: change any file's time or size and it differs.
+std::map<std::string, std::pair<fs::file_time_type, std::uintmax_t>> snapshot_folder(const fs::path& dir) {
+  std::map<std::string, std::pair<fs::file_time_type, std::uintmax_t>> files;
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(dir, error)) {
+    std::error_code ignored;
+    if (!entry.is_regular_file(ignored)) continue;
+    files[entry.path().filename().string()] = {entry.last_write_time(ignored), entry.file_size(ignored)};
+  }
+  return files;
+}
+
+std::string changed_files(const std::map<std::string, std::pair<fs::file_time_type, std::uintmax_t>>& before,
+                          const std::map<std::string, std::pair<fs::file_time_type, std::uintmax_t>>& after) {
+  std::string names;
+  for (const auto& [name, stamp] : after) {
+    auto old = before.find(name);
+    if (old == before.end() || old->second != stamp) names += (names.empty() ? "" : ", ") + name;
+  }
+  for (const auto& entry : before) {
+    if (!after.count(entry.first)) names += (names.empty() ? "" : ", ") + entry.first + " (deleted)";
+  }
+  return names;
+}
+
+// Sleeps in small steps so Ctrl-C is noticed quickly; false when interrupted.
+bool pause_for(std::chrono::milliseconds duration) {
+  const auto until = std::chrono::steady_clock::now() + duration;
+  while (std::chrono::steady_clock::now() < until) {
+    if (interrupt_requested()) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return !interrupt_requested();
+}
+
+int run_watch(const GlobalOptions& options, const std::string& requested, int max_runs) {
+  constexpr auto kPollInterval = std::chrono::milliseconds(300);
+  set_cooperative_interrupts(true);
+  Session session = open_session(options, true);
+  const ModuleInfo& module = require_started(session, requested);
+  const Terminal& out = terminal();
+  const fs::path dir = session.ws().module_dir(module);
+  int runs = 0;
+  auto before = snapshot_folder(dir);
+  while (true) {
+    if (out.colour() && out.interactive()) std::cout << "\033[2J\033[H";  // a fresh screen per run
+    TestRun run = run_tests(session, module, true);
+    ++runs;
+    if (max_runs > 0 && runs >= max_runs) return 0;
+    std::cout << out.dim(fmt::format("\nwatching {} - save a file to re-test, Ctrl-C to stop", dir.string())) << "\n"
+              << std::flush;
+    std::string changed;
+    while (changed.empty()) {
+      if (!pause_for(kPollInterval)) {
+        std::cout << "\nstopped watching\n";
+        return kExitInterrupted;
+      }
+      auto now = snapshot_folder(dir);
+      changed = changed_files(before, now);
+      if (changed.empty()) continue;
+      // Debounce: editors often write a file in several steps; wait until it settles.
+      for (auto settled = snapshot_folder(dir); pause_for(kPollInterval); settled = now) {
+        now = snapshot_folder(dir);
+        if (now == settled) break;
+      }
+      if (interrupt_requested()) return kExitInterrupted;
+      changed = changed_files(before, now);
+      before = now;
+    }
+    std::cout << "\nchange detected: " << changed << "\n";
+    spdlog::info("watch: {} changed", changed);
+  }
+}
+
+}  // namespace
+
+void register_module_testing_commands(CLI::App& group, CommandRegistry& registry) {
+  const GlobalOptions* options = &registry.options;
+
+  auto* test = group.add_subcommand("test", "Build your code for a module and run its tests (records nothing)");
+  auto test_number = std::make_shared<std::string>();
+  test->add_option("NN", *test_number, "Module number or name")->required();
+  on_chosen(test, registry, [options, test_number] { return run_test(*options, *test_number); });
+
+  auto* complete = group.add_subcommand("complete", "Run the tests again and, if all pass, record the module as completed");
+  auto complete_number = std::make_shared<std::string>();
+  complete->add_option("NN", *complete_number, "Module number or name")->required();
+  on_chosen(complete, registry, [options, complete_number] { return run_complete(*options, *complete_number); });
+
+  auto* watch = group.add_subcommand("watch", "Re-test a module every time you save one of its files");
+  auto watch_number = std::make_shared<std::string>();
+  auto max_runs = std::make_shared<int>(0);
+  watch->add_option("NN", *watch_number, "Module number or name")->required();
+  watch->add_option("--max-runs", *max_runs)->group("");  // hidden: lets tests stop the loop
+  on_chosen(watch, registry, [options, watch_number, max_runs] { return run_watch(*options, *watch_number, *max_runs); });
+}
+
+}  // namespace tito

@@ -1,0 +1,94 @@
+#include "core/workspace.h"
+
+#include <cstdlib>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "core/clock.h"
+#include "core/errors.h"
+#include "core/files.h"
+#include "core/progress_store.h"
+
+namespace tito {
+namespace fs = std::filesystem;
+namespace {
+
+const char* kWorkspaceReadme = R"(# My TinyTorch C++ workspace
+
+This folder holds *your* code for TinyTorch C++, the course in which you build a deep-learning
+framework in C++, one module at a time.
+
+- `modules/NN_name/` - the files you edit. `tito module start NN` creates them.
+- `.tito/` - tito's bookkeeping (progress, build scratch space, backups, logs). Leave it alone;
+  tito repairs it if it gets damaged.
+
+Useful commands (run them anywhere inside this folder):
+
+    tito module list          see every module and which ones you can start
+    tito module start 01      get the starter files for module 01
+    tito module view 01       read the lesson
+    tito module test 01       build and check your code
+    tito module complete 01   record the module as done once every test passes
+    tito module status        see your progress
+)";
+
+}  // namespace
+
+bool Workspace::is_workspace(const fs::path& dir) { return fs::is_regular_file(dir / ".tito" / "workspace.json"); }
+
+std::optional<fs::path> Workspace::discover(const fs::path& start) {
+  std::error_code error;
+  fs::path dir = fs::weakly_canonical(fs::absolute(start), error);
+  if (error) dir = fs::absolute(start);
+  while (true) {
+    if (is_workspace(dir)) return dir;
+    if (!dir.has_parent_path() || dir.parent_path() == dir) return std::nullopt;
+    dir = dir.parent_path();
+  }
+}
+
+Workspace Workspace::locate(const std::string& explicit_dir, const fs::path& start) {
+  std::string chosen = explicit_dir;
+  const char* from_env = std::getenv("TITO_WORKSPACE");
+  std::string source = "--workspace";
+  if (chosen.empty() && from_env && *from_env) {
+    chosen = from_env;
+    source = "TITO_WORKSPACE";
+  }
+  if (!chosen.empty()) {
+    fs::path dir = fs::absolute(chosen).lexically_normal();
+    if (!is_workspace(dir)) {
+      throw UserError(fmt::format("{} ({}) is not a TinyTorch workspace", dir.string(), source),
+                      fmt::format("tito init {}", dir.string()));
+    }
+    return Workspace(dir);
+  }
+  if (auto found = discover(start)) return Workspace(*found);
+  throw UserError(fmt::format("no TinyTorch workspace in {} or any folder above it", fs::absolute(start).string()),
+                  "tito init workspace && cd workspace   (or pass --workspace DIR)");
+}
+
+Workspace::InitOutcome Workspace::init(const fs::path& requested) {
+  fs::path dir = fs::absolute(requested).lexically_normal();
+  if (is_workspace(dir)) return InitOutcome::AlreadyThere;
+  if (fs::exists(dir) && !fs::is_directory(dir)) {
+    throw UserError(fmt::format("{} exists and is a file, not a folder", dir.string()), "tito init <another folder>");
+  }
+  if (fs::is_directory(dir) && !fs::is_empty(dir)) {
+    throw UserError(fmt::format("{} already exists and is not empty; tito will not mix its files with yours", dir.string()),
+                    fmt::format("tito init {}", (dir.parent_path() / "tinytorch-workspace").string()));
+  }
+  Workspace workspace(dir);
+  fs::create_directories(workspace.logs_dir());
+  fs::create_directories(workspace.modules_dir());
+  fs::create_directories(workspace.backups_dir());
+  ProgressStore::initialise(workspace.tito_dir());
+  write_file_atomically(dir / "README.md", kWorkspaceReadme);
+  nlohmann::json marker = {{"version", 1}, {"created_at", iso8601_now()}, {"tito_version", TITO_VERSION}};
+  // Written last: a half-initialised folder is not mistaken for a workspace.
+  write_file_atomically(workspace.tito_dir() / "workspace.json", marker.dump(2) + "\n");
+  return InitOutcome::Created;
+}
+
+}  // namespace tito

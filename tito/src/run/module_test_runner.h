@@ -1,0 +1,49 @@
+#pragma once
+// Builds a module's tests against the learner's code and runs them in a sandbox.
+// This is the one service that compiles and executes learner code; commands never do it themselves.
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "run/test_report.h"
+
+namespace tito {
+
+// How to compile against this build of the framework: read from <build>/tito/toolchain.json,
+// which CMake writes (tito/cmake/toolchain.cmake).
+struct Toolchain {
+  std::string cxx;                              // compiler path
+  std::vector<std::string> cxx_flags;           // includes -std=c++17, optimisation, sanitizers if any
+  std::vector<std::string> link_flags;
+  std::vector<std::filesystem::path> include_dirs;
+  std::filesystem::path given_lib;              // framework code no learner writes
+  std::map<std::string, std::filesystem::path> solution_libs;  // module number -> reference learner code
+  std::filesystem::path catch_main_lib;         // Catch2 main + tito's event listener, compiled once
+  std::string ninja;                            // ninja executable
+  bool sanitized = false;                       // ASan builds cannot take an address-space limit
+};
+
+// Throws std::runtime_error naming the file and the fix (re-run the set-up command) when missing or bad.
+Toolchain load_toolchain(const std::filesystem::path& build_dir);
+
+struct ModuleTestRequest {
+  std::string module;                                   // "01"
+  // Modules whose code comes from the learner: module number -> directory holding the learner's
+  // files (the file names are those of the module's learner_files). Every other module links the
+  // reference solution library.
+  std::map<std::string, std::filesystem::path> learner_dirs;
+  std::vector<std::filesystem::path> test_sources;      // the instructor's copy, from curriculum/
+  std::map<std::string, std::string> hints;             // test case name -> hint
+  std::filesystem::path build_dir;                      // scratch space for this module, e.g. .tito/build/01
+  double time_limit_s = 30;                             // for one run of the test binary
+  std::size_t memory_limit_mb = 1024;
+};
+
+using ProgressSink = std::function<void(const std::string& line)>;  // "compiling matmul.cpp", ...
+
+TestReport run_module_tests(const Toolchain& toolchain, const ModuleTestRequest& request,
+                            const ProgressSink& progress = {});
+
+}  // namespace tito

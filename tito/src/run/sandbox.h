@@ -1,0 +1,36 @@
+#pragma once
+// Runs one untrusted program (a learner's test binary) in a child process with limits, so that a
+// crash, an endless loop or an unbounded allocation costs only that run, never tito itself.
+#include <cstddef>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace tito {
+
+struct SandboxSpec {
+  std::vector<std::string> argv;                 // argv[0] is the executable's path
+  std::map<std::string, std::string> extra_env;  // added to (or replacing in) tito's environment
+  std::filesystem::path output_file;             // receives stdout and stderr
+  std::filesystem::path working_dir;             // empty: tito's own
+  double time_limit_s = 30;                      // wall clock, enforced by the parent
+  std::size_t memory_limit_mb = 1024;            // address space; 0 = no limit
+  bool limit_address_space = true;               // false under ASan, which reserves terabytes of address space
+};
+
+struct SandboxResult {
+  bool started = false;     // false: fork or exec failed (see error)
+  bool timed_out = false;   // the parent killed it at the wall-clock limit
+  int exit_code = -1;       // when it exited normally
+  int signal = 0;           // when a signal ended it
+  double wall_seconds = 0;
+  std::string error;
+};
+
+SandboxResult sandboxed_run(const SandboxSpec& spec);
+
+// "SIGSEGV (segmentation fault)", "SIGABRT (aborted)", ...
+std::string describe_signal(int signal_number);
+
+}  // namespace tito

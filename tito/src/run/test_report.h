@@ -1,0 +1,58 @@
+#pragma once
+// The result of building and running one module's tests: what `tito module test`, `module complete`
+// and (later) grading display and record. Produced by run_module_tests (module_test_runner.h).
+#include <string>
+#include <vector>
+
+namespace tito {
+
+enum class CaseStatus {
+  Passed,
+  Failed,          // an assertion failed
+  NotImplemented,  // a starter stub threw tinytorch::NotImplemented
+  Errored,         // an unexpected exception escaped the test
+  Crashed,         // the process died on a signal while this case ran (detail names the signal)
+  TimedOut,        // the time limit ran out while this case ran
+  OutOfMemory,     // the memory limit was hit while this case ran
+  NotRun,          // never reached (e.g. the build failed)
+};
+
+const char* to_string(CaseStatus status);  // "passed", "failed", "not implemented", ...
+
+struct AssertionFailure {
+  std::string file;
+  int line = 0;
+  std::string expression;  // as written, e.g. CHECK_THAT( a + b, Equals(expected) )
+  std::string actual;      // the value the learner's code produced, when known
+  std::string expected;    // the value the test wanted, when known
+  std::string expanded;    // Catch2's reconstructed expression, when actual/expected could not be split
+  std::string message;     // exception text or explicit FAIL() message
+};
+
+struct CaseResult {
+  std::string name;
+  int points = 0;              // from the [points=N] tag
+  CaseStatus status = CaseStatus::NotRun;
+  std::vector<AssertionFailure> failures;
+  std::string detail;          // signal / limit / exception message for Crashed, TimedOut, OutOfMemory, Errored, NotImplemented
+  std::string hint;            // from the module's hints.json
+  double duration_ms = 0;
+  bool passed() const { return status == CaseStatus::Passed; }
+};
+
+struct TestReport {
+  std::string module;            // "01"
+  bool build_ok = false;
+  std::string build_log;         // compiler output when the build failed (and warnings when it did not)
+  double build_seconds = 0;
+  double run_seconds = 0;
+  std::vector<CaseResult> cases;
+
+  int points_earned() const;
+  int points_possible() const;
+  int passed_count() const;
+  int failed_count() const;      // every case that did not pass
+  bool all_passed() const;       // build_ok and every case passed
+};
+
+}  // namespace tito
