@@ -27,43 +27,22 @@ else()
   set(tito_sanitized false)
 endif()
 
-# Modules with a reference solution library: those the framework declares, plus any
-# tinytorch_solution_NN target found for a module of the curriculum.
+# Every module with learner files has a reference solution library (framework/CMakeLists.txt).
 get_property(tito_solution_modules GLOBAL PROPERTY TINYTORCH_SOLUTION_MODULES)
-list(APPEND tito_solution_modules ${TINYTORCH_SOLUTION_MODULES})
-file(READ ${TINYTORCH_CURRICULUM_JSON} tito_curriculum_json)
-string(JSON tito_module_count LENGTH "${tito_curriculum_json}" modules)
-math(EXPR tito_last_module "${tito_module_count} - 1")
-foreach(index RANGE ${tito_last_module})
-  string(JSON number GET "${tito_curriculum_json}" modules ${index} number)
-  list(APPEND tito_solution_modules ${number})
-endforeach()
-list(REMOVE_DUPLICATES tito_solution_modules)
-
-set(tito_libraries tito_catch_main)
+set(tito_libraries tito_catch_main tinytorch_given)
 set(tito_solution_entries "")
 foreach(number ${tito_solution_modules})
-  if(TARGET tinytorch_solution_${number})
-    list(APPEND tito_solution_entries "\"${number}\": \"$<TARGET_FILE:tinytorch_solution_${number}>\"")
-    list(APPEND tito_libraries tinytorch_solution_${number})
-  endif()
+  list(APPEND tito_solution_entries "\"${number}\": \"$<TARGET_FILE:tinytorch_solution_${number}>\"")
+  list(APPEND tito_libraries tinytorch_solution_${number})
 endforeach()
 string(JOIN ",\n    " tito_solution_json ${tito_solution_entries})
 
-if(TARGET tinytorch_given)
-  set(tito_given_lib "$<TARGET_FILE:tinytorch_given>")
-  # The include directories and definitions the framework's own sources compile with.
-  set(tito_framework_includes "$<JOIN:$<TARGET_PROPERTY:tinytorch_given,INCLUDE_DIRECTORIES>,\"$<COMMA> \">")
-  set(tito_given_defines "$<TARGET_PROPERTY:tinytorch_given,INTERFACE_COMPILE_DEFINITIONS>")
-  set(tito_framework_defines
-    "$<$<BOOL:${tito_given_defines}>:$<COMMA> \"-D$<JOIN:${tito_given_defines},\"$<COMMA> \"-D>\">")
-  list(APPEND tito_libraries tinytorch_given)
-else()
-  message(WARNING "tito: the framework target tinytorch_given is not defined; toolchain.json will name no framework library")
-  set(tito_given_lib "")
-  set(tito_framework_includes "")
-  set(tito_framework_defines "")
-endif()
+set(tito_given_lib "$<TARGET_FILE:tinytorch_given>")
+# The include directories and definitions the framework's own sources compile with.
+set(tito_framework_includes "$<JOIN:$<TARGET_PROPERTY:tinytorch_given,INCLUDE_DIRECTORIES>,\"$<COMMA> \">")
+set(tito_given_defines "$<TARGET_PROPERTY:tinytorch_given,INTERFACE_COMPILE_DEFINITIONS>")
+set(tito_framework_defines
+  "$<$<BOOL:${tito_given_defines}>:$<COMMA> \"-D$<JOIN:${tito_given_defines},\"$<COMMA> \"-D>\">")
 
 function(tito_json_array out)
   set(items "")

@@ -16,6 +16,23 @@
 namespace tito {
 namespace {
 
+// "01,02,03,05" -> "01..03,05": runs of three or more consecutive modules shown as a range.
+std::string compact_module_ranges(const std::vector<std::string>& numbers) {
+  std::vector<std::string> parts;
+  for (std::size_t start = 0; start < numbers.size();) {
+    std::size_t end = start;
+    while (end + 1 < numbers.size() && std::stoi(numbers[end + 1]) == std::stoi(numbers[end]) + 1) ++end;
+    if (end - start >= 2) {
+      parts.push_back(numbers[start] + ".." + numbers[end]);
+    } else {
+      for (std::size_t i = start; i <= end; ++i) parts.push_back(numbers[i]);
+    }
+    start = end + 1;
+  }
+  return fmt::format("{}", fmt::join(parts, ","));
+}
+
+
 using nlohmann::json;
 
 std::string state_label(ModuleState state) {
@@ -67,8 +84,7 @@ int run_list(const GlobalOptions& options, bool as_json) {
   std::cout << out.bold(fmt::format("{:<3} {:<15} {:<13} {:<13} {}", "##", "Module", "Tier", "Needs", "State")) << "\n";
   for (const auto& module : session.curriculum.modules()) {
     const ModuleState state = state_of(module, progress);
-    std::string needs = module.prerequisites.empty() ? "-" : fmt::format("{}", fmt::join(module.prerequisites, ","));
-    if (module.prerequisites.size() > 2) needs = fmt::format("{}..{}", module.prerequisites.front(), module.prerequisites.back());
+    const std::string needs = module.prerequisites.empty() ? "-" : compact_module_ranges(module.prerequisites);
     std::cout << fmt::format("{:<3} {:<15} {:<13} {:<13} ", module.number, module.title, module.tier, needs)
               << pad_coloured(state_label(state), to_string(state), 0) << "\n";
   }

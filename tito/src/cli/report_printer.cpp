@@ -64,10 +64,17 @@ void print_case(const CaseResult& result, const ReportContext& context, const Te
       if (!result.detail.empty()) std::cout << indent << result.detail << "\n";
       break;
   }
-  for (const auto& failure : result.failures) print_failure(failure, out);
-  if (!result.hint.empty() && result.status != CaseStatus::NotImplemented) {
-    std::cout << indent << out.yellow("hint: ") << result.hint << "\n";
+  if (result.status == CaseStatus::NotImplemented) {
+    // Every assertion of a stubbed case fails with the same message: show where the first one was.
+    if (!result.failures.empty()) {
+      const AssertionFailure& first = result.failures.front();
+      std::cout << indent << out.dim(fmt::format("first reached at {}:{}", first.file, first.line)) << "\n";
+      if (!first.expression.empty()) std::cout << indent << first.expression << "\n";
+    }
+  } else {
+    for (const auto& failure : result.failures) print_failure(failure, out);
   }
+  if (!result.hint.empty()) std::cout << indent << out.yellow("hint: ") << result.hint << "\n";
 }
 
 }  // namespace
