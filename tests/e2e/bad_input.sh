@@ -49,8 +49,15 @@ expect_error 2 "there is no module '99'" "tito module list" "$TITO" module start
 expect_error 2 "there is no module 'tensr'" "tito module list" "$TITO" module test tensr
 
 step "a module without content yet"
-expect_error 1 "module 05 (DataLoader) is not yet available" "tito module list" "$TITO" module start 05
-expect_error 1 "not yet available" "tito module list" "$TITO" module view 07
+# The first module whose lesson is not written yet (this moves as the course grows).
+unavailable=$("$TITO" module list --json | python3 -c 'import json,sys; m=[x for x in json.load(sys.stdin) if not x["available"]]; print(m[0]["number"], m[0]["title"]) if m else None')
+if [ -n "$unavailable" ]; then
+  read -r number title <<< "$unavailable"
+  expect_error 1 "module $number ($title) is not yet available" "tito module list" "$TITO" module start "$number"
+  expect_error 1 "not yet available" "tito module list" "$TITO" module view "$number"
+else
+  echo "(every module has content: nothing to check here)"
+fi
 
 step "a locked module (a copy of the curriculum where 02 has a lesson)"
 mkdir -p "$SCRATCH/home"

@@ -174,6 +174,13 @@ class Tensor {
   Tensor abs() const;
   Tensor clamp(const std::optional<Scalar>& min, const std::optional<Scalar>& max = std::nullopt) const;
 
+  // ---- Activations: defined with the free functions of module 02 (tinytorch/activations.h) ----
+  Tensor relu() const;
+  Tensor sigmoid() const;
+  Tensor tanh() const;
+  Tensor softmax(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor log_softmax(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
+
   Tensor operator-() const { return neg(); }
   Tensor& operator+=(const Tensor& other) { return add_(other); }
   Tensor& operator+=(const Scalar& other) { return add_(other); }

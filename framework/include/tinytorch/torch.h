@@ -2,6 +2,8 @@
 // The umbrella header: everything TinyTorch has, under LibTorch's names. A LibTorch program that
 // uses only what exists here compiles with `#include <torch/torch.h>` replaced by this include:
 // `torch::`, `at::` and `c10::Error` all resolve to tinytorch.
+#include "tinytorch/activations.h"
+#include "tinytorch/data/data.h"
 #include "tinytorch/dispatch.h"
 #include "tinytorch/errors.h"
 #include "tinytorch/factories.h"
@@ -9,6 +11,12 @@
 #include "tinytorch/functions.h"
 #include "tinytorch/indexing.h"
 #include "tinytorch/int_array_ref.h"
+#include "tinytorch/losses.h"
+#include "tinytorch/nn.h"
+#include "tinytorch/nn/functional/activation.h"
+#include "tinytorch/nn/functional/loss.h"
+#include "tinytorch/nn/modules/activation.h"
+#include "tinytorch/nn/modules/loss.h"
 #include "tinytorch/scalar.h"
 #include "tinytorch/scalar_type.h"
 #include "tinytorch/tensor.h"

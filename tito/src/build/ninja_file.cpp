@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 
@@ -65,15 +66,9 @@ std::vector<fs::path> cpp_files_in(const fs::path& dir) {
   return files;
 }
 
-}  // namespace
-
-NinjaPlan plan_module_build(const Toolchain& toolchain, const ModuleTestRequest& request) {
-  NinjaPlan plan;
-  for (const auto& test : request.test_sources) {
-    std::string stem = object_stem(test);
-    plan.test_sources.push_back({fs::absolute(test), "obj/tests/" + stem + ".o", "tests/" + test.filename().string()});
-  }
-  for (const auto& [module, dir] : request.learner_dirs) {
+void add_learner_sources_and_libs(const Toolchain& toolchain, const std::map<std::string, fs::path>& learner_dirs,
+                                  NinjaPlan& plan) {
+  for (const auto& [module, dir] : learner_dirs) {
     for (const auto& source : cpp_files_in(dir)) {
       std::string stem = object_stem(source);
       plan.learner_sources.push_back(
@@ -81,7 +76,30 @@ NinjaPlan plan_module_build(const Toolchain& toolchain, const ModuleTestRequest&
     }
   }
   for (const auto& [module, lib] : toolchain.solution_libs)
-    if (!request.learner_dirs.count(module)) plan.reference_solution_libs.push_back(lib);
+    if (!learner_dirs.count(module)) plan.reference_solution_libs.push_back(lib);
+}
+
+}  // namespace
+
+NinjaPlan plan_program_build(const Toolchain& toolchain, const ProgramRequest& request) {
+  NinjaPlan plan;
+  plan.test_binary = request.binary_name;
+  plan.link_catch_main = false;
+  for (const auto& source : request.sources) {
+    plan.test_sources.push_back({fs::absolute(source), "obj/" + request.binary_name + "/" + object_stem(source) + ".o",
+                                 request.label_prefix + source.filename().string()});
+  }
+  add_learner_sources_and_libs(toolchain, request.learner_dirs, plan);
+  return plan;
+}
+
+NinjaPlan plan_module_build(const Toolchain& toolchain, const ModuleTestRequest& request) {
+  NinjaPlan plan;
+  for (const auto& test : request.test_sources) {
+    std::string stem = object_stem(test);
+    plan.test_sources.push_back({fs::absolute(test), "obj/tests/" + stem + ".o", "tests/" + test.filename().string()});
+  }
+  add_learner_sources_and_libs(toolchain, request.learner_dirs, plan);
   return plan;
 }
 
@@ -90,7 +108,7 @@ std::string ninja_file_text(const Toolchain& toolchain, const NinjaPlan& plan) {
   for (const auto& dir : toolchain.include_dirs) compile_flags.push_back("-I" + dir.string());
 
   std::ostringstream out;
-  out << "# Written by tito for every `tito module test`; edits are overwritten.\n"
+  out << "# Written by tito for every `tito module test` and `tito milestone run`; edits are overwritten.\n"
       << "ninja_required_version = 1.5\n"
       << "cxx = " << shell_word(toolchain.cxx) << "\n"
       << "cxxflags = " << shell_words(compile_flags) << "\n"
@@ -111,7 +129,8 @@ std::string ninja_file_text(const Toolchain& toolchain, const NinjaPlan& plan) {
 
   // Link order: tests, then the learner's objects, then libraries. The libraries are grouped
   // because given code and solutions call each other (a given op may use a learner's kernel).
-  std::vector<std::string> libs = {"-Wl,--start-group", toolchain.catch_main_lib.string()};
+  std::vector<std::string> libs = {"-Wl,--start-group"};
+  if (plan.link_catch_main) libs.push_back(toolchain.catch_main_lib.string());
   for (const auto& lib : plan.reference_solution_libs) libs.push_back(lib.string());
   libs.push_back(toolchain.given_lib.string());
   libs.push_back("-Wl,--end-group");
@@ -119,7 +138,8 @@ std::string ninja_file_text(const Toolchain& toolchain, const NinjaPlan& plan) {
   for (const auto* group : {&plan.test_sources, &plan.learner_sources})
     for (const auto& source : *group) out << " " << ninja_path(source.object);
   // Relink when a library changes (e.g. after the framework was rebuilt).
-  out << " | " << ninja_path(toolchain.catch_main_lib.string()) << " " << ninja_path(toolchain.given_lib.string());
+  out << " | " << ninja_path(toolchain.given_lib.string());
+  if (plan.link_catch_main) out << " " << ninja_path(toolchain.catch_main_lib.string());
   for (const auto& lib : plan.reference_solution_libs) out << " " << ninja_path(lib.string());
   out << "\n  libs = " << shell_words(libs) << "\n\n";
 

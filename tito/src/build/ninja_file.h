@@ -17,15 +17,20 @@ struct SourceToCompile {
 };
 
 struct NinjaPlan {
-  std::vector<SourceToCompile> test_sources;
+  std::vector<SourceToCompile> test_sources;  // a module's tests, or a milestone program's sources
   std::vector<SourceToCompile> learner_sources;
   std::vector<std::filesystem::path> reference_solution_libs;  // modules the learner did not write
   std::string test_binary = "module_tests";  // relative to the build dir
+  bool link_catch_main = true;               // false for a program with its own main()
 };
 
 // The sources and libraries for a request: every *.cpp in each learner dir, the test sources,
 // and the solution libraries of the modules that are not the learner's.
 NinjaPlan plan_module_build(const Toolchain& toolchain, const ModuleTestRequest& request);
+
+// The same for a milestone program: its sources take the tests' place, it has its own main(), and
+// the binary is named after the part ("part-1"), so parts share the learner's objects.
+NinjaPlan plan_program_build(const Toolchain& toolchain, const ProgramRequest& request);
 
 std::string ninja_file_text(const Toolchain& toolchain, const NinjaPlan& plan);
 

@@ -75,6 +75,12 @@ int run_tito(int argc, char** argv) {
   register_module_lifecycle_commands(*module_group, registry);
   register_module_testing_commands(*module_group, registry);
   require_subcommand_or_help(*module_group, selected);
+  CLI::App* milestone_group = app.add_subcommand("milestone", "Recreate machine-learning history on the framework you built");
+  milestone_group->require_subcommand(0, 1);
+  milestone_group->fallthrough();
+  register_milestone_browse_commands(*milestone_group, registry);
+  register_milestone_run_command(*milestone_group, registry);
+  require_subcommand_or_help(*milestone_group, selected);
   register_system_commands(registry);
 
   try {

@@ -19,6 +19,7 @@
 #include "core/errors.h"
 #include "core/learner_files.h"
 #include "core/learning_path.h"
+#include "core/milestone.h"
 #include "core/terminal.h"
 #include "run/module_test_runner.h"
 
@@ -141,14 +142,18 @@ void announce_what_is_next(const Session& session, const ModuleInfo& module) {
     std::cout << fmt::format("Unlocked: module {} ({}){}\n", next->number, next->title,
                              next->available() ? "" : " - its content is not yet available");
   }
-  for (const auto& milestone : session.curriculum.milestones()) {
-    bool all_done = !milestone.required_modules.empty();
-    bool uses_this = false;
-    for (const auto& required : milestone.required_modules) {
-      all_done = all_done && session.state().is_completed(required);
-      uses_this = uses_this || required == module.number;
+  try {
+    const auto milestones = load_milestones(session.installation.source_dir);
+    for (const Milestone* milestone : milestones_runnable_after(milestones, module.number, session.state())) {
+      if (milestone->implemented())
+        std::cout << fmt::format("Milestone {} is ready to run on your code: ", milestone->label())
+                  << out.command("tito milestone run " + milestone->id) << "\n";
+      else
+        std::cout << fmt::format("Milestone {} is within reach: every module it needs is done (its programs are not "
+                                 "written yet).\n", milestone->label());
     }
-    if (all_done && uses_this) std::cout << fmt::format("Milestone {} is now within reach: every module it needs is done.\n", milestone.label());
+  } catch (const UserError& error) {  // a broken milestone.json must not spoil a completion
+    spdlog::warn("milestones: {}", error.problem());
   }
   const MilestoneDistance distance = next_milestone(session.curriculum, session.state());
   if (distance.milestone) {

@@ -11,6 +11,7 @@
 
 #include "build/captured_command.h"
 #include "build/ninja_file.h"
+#include "run/sandbox.h"
 #include "run/test_session.h"
 
 namespace tito {
@@ -116,7 +117,99 @@ std::vector<CaseResult> cases_from_sources(const std::vector<fs::path>& test_sou
   return cases;
 }
 
+// Reads what a running program has appended to its output file since the last call and hands out
+// complete lines; the last partial line waits for its newline (or for flush_rest at the end).
+class OutputFollower {
+ public:
+  OutputFollower(fs::path file, OutputSink sink) : file_(std::move(file)), sink_(std::move(sink)) {}
+  void poll() {
+    std::ifstream in(file_, std::ios::binary);
+    if (!in) return;
+    in.seekg(static_cast<std::streamoff>(offset_));
+    std::string chunk((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    offset_ += chunk.size();
+    pending_ += chunk;
+    for (auto newline = pending_.find('\n'); newline != std::string::npos; newline = pending_.find('\n')) {
+      if (sink_) sink_(pending_.substr(0, newline));
+      pending_.erase(0, newline + 1);
+    }
+  }
+  void flush_rest() {
+    poll();
+    if (!pending_.empty() && sink_) sink_(pending_);
+    pending_.clear();
+  }
+
+ private:
+  fs::path file_;
+  OutputSink sink_;
+  std::size_t offset_ = 0;
+  std::string pending_;
+};
+
 }  // namespace
+
+std::string ProgramOutcome::failure() const {
+  if (!build_ok) return "it did not compile";
+  if (!started) return "it could not be started" + (error.empty() ? std::string() : ": " + error);
+  if (stopped) return "it was interrupted";
+  if (timed_out) return "it ran past its time limit and was stopped after " + std::to_string(int(run_seconds)) + " s";
+  if (signal != 0) return "it crashed with " + describe_signal(signal);
+  if (exit_code == 127) return "it could not be executed (exit code 127)";
+  if (exit_code != 0) return "it exited with code " + std::to_string(exit_code);
+  return "";
+}
+
+ProgramOutcome run_program(const Toolchain& toolchain, const ProgramRequest& request, const ProgressSink& progress,
+                           const OutputSink& output, const StopCheck& stop) {
+  require_tools(toolchain);
+  ProgramOutcome outcome;
+  const fs::path build_dir = fs::absolute(request.build_dir);
+  const fs::path run_dir = request.working_dir.empty() ? build_dir / "run" : request.working_dir;
+  fs::create_directories(run_dir);
+  const NinjaPlan plan = plan_program_build(toolchain, request);
+  write_if_changed(build_dir / "build.ninja", ninja_file_text(toolchain, plan));
+
+  const auto build_start = std::chrono::steady_clock::now();
+  NinjaRun build = run_ninja(toolchain, build_dir, plan.test_binary, progress);
+  outcome.build_ok = build.ok;
+  outcome.build_log = build.log;
+  outcome.build_seconds = seconds_since(build_start);
+  if (!outcome.build_ok) return outcome;
+
+  outcome.output_file = build_dir / (request.binary_name + ".out");
+  SandboxSpec sandbox;
+  sandbox.argv = {(build_dir / plan.test_binary).string()};
+  sandbox.argv.insert(sandbox.argv.end(), request.args.begin(), request.args.end());
+  sandbox.extra_env = request.env;
+  sandbox.output_file = outcome.output_file;
+  sandbox.working_dir = run_dir;
+  sandbox.time_limit_s = request.time_limit_s;
+  sandbox.memory_limit_mb = request.memory_limit_mb;
+  sandbox.limit_address_space = !toolchain.sanitized;
+  if (toolchain.sanitized) sandbox.extra_env["ASAN_OPTIONS"] = "detect_leaks=0:abort_on_error=0";
+  OutputFollower follower(outcome.output_file, output);
+  auto last_poll = std::chrono::steady_clock::now();
+  sandbox.keep_running = [&] {
+    // The sandbox asks every few ms; reading the file 10 times a second is live enough.
+    if (std::chrono::steady_clock::now() - last_poll >= std::chrono::milliseconds(100)) {
+      follower.poll();
+      last_poll = std::chrono::steady_clock::now();
+    }
+    return !(stop && stop());
+  };
+
+  SandboxResult run = sandboxed_run(sandbox);
+  follower.flush_rest();
+  outcome.started = run.started;
+  outcome.timed_out = run.timed_out;
+  outcome.stopped = run.stopped;
+  outcome.exit_code = run.exit_code;
+  outcome.signal = run.signal;
+  outcome.run_seconds = run.wall_seconds;
+  outcome.error = run.error;
+  return outcome;
+}
 
 TestReport run_module_tests(const Toolchain& toolchain, const ModuleTestRequest& request,
                             const ProgressSink& progress) {

@@ -1,5 +1,5 @@
 #pragma once
-// Builds a module's tests against the learner's code and runs them in a sandbox.
+// Builds a module's tests (or a milestone program) against the learner's code and runs them in a sandbox.
 // This is the one service that compiles and executes learner code; commands never do it themselves.
 #include <filesystem>
 #include <functional>
@@ -45,5 +45,45 @@ using ProgressSink = std::function<void(const std::string& line)>;  // "compilin
 
 TestReport run_module_tests(const Toolchain& toolchain, const ModuleTestRequest& request,
                             const ProgressSink& progress = {});
+
+// A program (not a test binary) built from its own sources against the learner's code, then run
+// once in the sandbox: how `tito milestone run` runs a milestone part.
+struct ProgramRequest {
+  std::vector<std::filesystem::path> sources;                 // with main()
+  std::map<std::string, std::filesystem::path> learner_dirs;  // as in ModuleTestRequest; others: reference
+  std::filesystem::path build_dir;                            // e.g. <ws>/.tito/build/milestone-01
+  std::string binary_name = "program";                        // several programs may share a build dir
+  std::string label_prefix;                                   // progress label, e.g. "milestone 01/"
+  std::vector<std::string> args;
+  std::map<std::string, std::string> env;                     // added to the program's environment
+  std::filesystem::path working_dir;                          // empty: <build_dir>/run
+  double time_limit_s = 600;
+  std::size_t memory_limit_mb = 2048;
+};
+
+struct ProgramOutcome {
+  bool build_ok = false;
+  std::string build_log;   // compiler messages when the build failed
+  double build_seconds = 0;
+  bool started = false;
+  bool timed_out = false;
+  bool stopped = false;    // `keep_running` said stop (Ctrl-C)
+  int exit_code = -1;
+  int signal = 0;
+  double run_seconds = 0;
+  std::string error;       // when it could not be started
+  std::filesystem::path output_file;  // everything it printed
+
+  bool exited_cleanly() const { return started && !timed_out && !stopped && signal == 0 && exit_code == 0; }
+  std::string failure() const;  // "", or why the run failed: "crashed with SIGSEGV (...)", "timed out after 600 s"
+};
+
+using OutputSink = std::function<void(const std::string& line)>;  // one line of the program's output
+using StopCheck = std::function<bool()>;                          // true: stop the program now
+
+// Builds (reporting ninja's steps to `progress`) and runs the program, passing each line it prints
+// to `output` as it appears.
+ProgramOutcome run_program(const Toolchain& toolchain, const ProgramRequest& request, const ProgressSink& progress = {},
+                           const OutputSink& output = {}, const StopCheck& stop = {});
 
 }  // namespace tito

@@ -152,6 +152,12 @@ SandboxResult sandboxed_run(const SandboxSpec& spec) {
     pid_t done = waitpid(pid, &status, WNOHANG);
     if (done == pid) break;
     if (done < 0 && errno != EINTR) break;
+    if (spec.keep_running && !spec.keep_running()) {
+      result.stopped = true;
+      killpg(pid, SIGKILL);
+      while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+      break;
+    }
     if (std::chrono::steady_clock::now() >= deadline) {
       result.timed_out = true;
       killpg(pid, SIGKILL);

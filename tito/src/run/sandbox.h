@@ -3,6 +3,7 @@
 // crash, an endless loop or an unbounded allocation costs only that run, never tito itself.
 #include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -17,11 +18,15 @@ struct SandboxSpec {
   double time_limit_s = 30;                      // wall clock, enforced by the parent
   std::size_t memory_limit_mb = 1024;            // address space; 0 = no limit
   bool limit_address_space = true;               // false under ASan, which reserves terabytes of address space
+  // Called every few milliseconds while the program runs (e.g. to show its output live); returning
+  // false stops the program at once (e.g. the learner pressed Ctrl-C).
+  std::function<bool()> keep_running;
 };
 
 struct SandboxResult {
   bool started = false;     // false: fork or exec failed (see error)
   bool timed_out = false;   // the parent killed it at the wall-clock limit
+  bool stopped = false;     // keep_running returned false and the parent killed it
   int exit_code = -1;       // when it exited normally
   int signal = 0;           // when a signal ended it
   double wall_seconds = 0;

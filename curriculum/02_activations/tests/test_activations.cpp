@@ -1,0 +1,285 @@
+// Module 02 (Activations): the graded tests. Expected values are worked out by hand or from
+// identities the lesson derives (sigmoid(-x) = 1 - sigmoid(x), tanh(x) = 2 sigmoid(2x) - 1,
+// softmax of [0, ln 2, ln 3] = [1/6, 2/6, 3/6]); none is computed with the code under test.
+// Each case is tagged with its points ([points=N], 100 in all); hints.json has a hint per case.
+#include <catch2/catch.hpp>
+#include <tinytorch/torch.h>
+#include <tinytorch/testing.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <sstream>
+#include <vector>
+
+using tinytorch::testing::AllClose;
+using tinytorch::testing::Equals;
+using Sizes = std::vector<int64_t>;
+namespace F = torch::nn::functional;
+
+namespace {
+
+const float kInf = std::numeric_limits<float>::infinity();
+const double kLn2 = 0.6931471805599453;
+const double kLn3 = 1.0986122886681098;
+
+// Element i of a float tensor, read without any op under test.
+float element(const torch::Tensor& t, int64_t i) { return t.contiguous().data_ptr<float>()[i]; }
+
+bool all_finite(const torch::Tensor& t) {
+  const torch::Tensor c = t.contiguous();
+  for (int64_t i = 0; i < c.numel(); ++i) {
+    if (!std::isfinite(c.data_ptr<float>()[i])) return false;
+  }
+  return true;
+}
+
+template <typename T>
+std::string printed(const T& module) {
+  std::ostringstream out;
+  out << module;
+  return out.str();
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Lesson section 2: ReLU
+// ---------------------------------------------------------------------------------------------
+
+TEST_CASE("relu zeroes the negatives and keeps the positives", "[points=5][relu]") {
+  CHECK_THAT(torch::relu(torch::tensor({-2.0, -1.0, 0.0, 1.0, 2.0})),
+             Equals(torch::tensor({0.0, 0.0, 0.0, 1.0, 2.0})));
+  CHECK_THAT(torch::relu(torch::tensor({-0.5, -3.0, -1e-6})), Equals(torch::zeros({3})));
+  CHECK_THAT(torch::relu(torch::tensor({{0.5, -7.0, 3.0}, {-1.0, 8.0, 0.25}})),
+             Equals(torch::tensor({{0.5, 0.0, 3.0}, {0.0, 8.0, 0.25}})));
+}
+
+TEST_CASE("relu keeps int64 and double dtypes and any shape", "[points=3][relu]") {
+  CHECK_THAT(torch::relu(torch::tensor({-3, 5, 0})), Equals(torch::tensor({0, 5, 0})));
+  auto doubles = torch::relu(torch::tensor({-1.5, 2.5}, torch::kDouble));
+  CHECK_THAT(doubles, Equals(torch::tensor({0.0, 2.5}, torch::kDouble)));
+  auto cube = torch::relu(torch::full({2, 2, 2}, -1.0));
+  CHECK(cube.sizes() == Sizes{2, 2, 2});
+  CHECK_THAT(cube, Equals(torch::zeros({2, 2, 2})));
+}
+
+TEST_CASE("relu reads a transposed view correctly", "[points=5][relu]") {
+  auto m = torch::tensor({{-1.0, 2.0}, {3.0, -4.0}});
+  // m.t() is [[-1, 3], [2, -4]]: not contiguous. The given code hands your kernel a contiguous copy.
+  CHECK_THAT(torch::relu(m.t()), Equals(torch::tensor({{0.0, 3.0}, {2.0, 0.0}})));
+  CHECK_THAT(torch::relu(m.select(1, 1)), Equals(torch::tensor({2.0, 0.0})));
+}
+
+TEST_CASE("relu keeps NaN and refuses bool tensors", "[points=3][relu][errors]") {
+  auto out = torch::relu(torch::tensor({std::nanf(""), -1.0f, 1.0f}));
+  CHECK(std::isnan(element(out, 0)));
+  CHECK(element(out, 1) == 0.0f);
+  CHECK(element(out, 2) == 1.0f);
+  CHECK_THROWS_WITH(torch::relu(torch::tensor({true, false})), "Boolean inputs not supported for relu");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lesson section 3: Sigmoid
+// ---------------------------------------------------------------------------------------------
+
+TEST_CASE("sigmoid matches 1 / (1 + exp(-x)) at known points", "[points=6][sigmoid]") {
+  // 1 / (1 + e^3) = 0.0474259, 1 / (1 + e) = 0.2689414, and the mirror images 1 - those.
+  CHECK_THAT(torch::sigmoid(torch::tensor({-3.0, -1.0, 0.0, 1.0, 3.0})),
+             AllClose(torch::tensor({0.0474259, 0.2689414, 0.5, 0.7310586, 0.9525741}), 1e-5, 1e-6));
+  CHECK(torch::sigmoid(torch::tensor(0.0)).item<float>() == 0.5f);
+}
+
+TEST_CASE("sigmoid of +-1000 is 0 and 1 without overflow or NaN", "[points=6][sigmoid][stability]") {
+  auto out = torch::sigmoid(torch::tensor({-1000.0, -100.0, 100.0, 1000.0}));
+  REQUIRE(all_finite(out));
+  CHECK(element(out, 0) == 0.0f);
+  CHECK(element(out, 1) >= 0.0f);
+  CHECK(element(out, 1) < 1e-40f);  // e^-100 = 3.7e-44: a float denormal, not 0 and not NaN
+  CHECK(element(out, 2) == 1.0f);
+  CHECK(element(out, 3) == 1.0f);
+  auto wide = torch::sigmoid(torch::tensor({-1000.0, 1000.0}, torch::kDouble));
+  CHECK_THAT(wide, Equals(torch::tensor({0.0, 1.0}, torch::kDouble)));
+}
+
+TEST_CASE("sigmoid of an int64 tensor is float32", "[points=4][sigmoid][dtype]") {
+  auto out = torch::sigmoid(torch::tensor({0, 2, -2}));
+  CHECK(out.dtype() == torch::kFloat);
+  CHECK_THAT(out, AllClose(torch::tensor({0.5, 0.8807971, 0.1192029}), 1e-5, 1e-6));
+}
+
+TEST_CASE("sigmoid is symmetric: sigmoid(-x) = 1 - sigmoid(x)", "[points=4][sigmoid]") {
+  auto x = torch::linspace(-10, 10, 21);
+  auto left = torch::sigmoid(-x);
+  auto right = torch::sigmoid(x);
+  for (int64_t i = 0; i < x.numel(); ++i) {
+    CHECK(element(left, i) == Approx(1.0f - element(right, i)).margin(1e-6));
+    CHECK(element(right, i) > 0.0f);
+    CHECK(element(right, i) < 1.0f);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lesson section 4: Tanh and GELU (given), checked against your sigmoid and relu
+// ---------------------------------------------------------------------------------------------
+
+TEST_CASE("tanh equals 2 sigmoid(2x) - 1", "[points=5][tanh]") {
+  auto x = torch::tensor({-2.0, -0.5, 0.0, 0.5, 2.0});
+  CHECK_THAT(torch::sigmoid(x * 2) * 2 - 1, AllClose(torch::tanh(x), 1e-5, 1e-6));
+  CHECK_THAT(torch::tanh(x), AllClose(torch::tensor({-0.9640276, -0.4621172, 0.0, 0.4621172, 0.9640276}),
+                                      1e-5, 1e-6));
+}
+
+TEST_CASE("gelu's tanh form is x sigmoid(2 sqrt(2/pi) (x + 0.044715 x^3)) and gelu tends to relu",
+          "[points=5][gelu]") {
+  auto x = torch::tensor({-3.0, -1.0, 0.0, 1.0, 3.0});
+  const double two_sqrt_2_over_pi = 1.5957691216057308;
+  auto inner = (x + x * x * x * 0.044715) * two_sqrt_2_over_pi;
+  CHECK_THAT(torch::gelu(x, "tanh"), AllClose(x * torch::sigmoid(inner), 1e-5, 1e-6));
+  // Exact GELU: x Phi(x) with Phi(1) = 0.8413447.
+  CHECK_THAT(torch::gelu(torch::tensor({-1.0, 0.0, 1.0})),
+             AllClose(torch::tensor({-0.1586553, 0.0, 0.8413447}), 1e-5, 1e-6));
+  // Far from 0 GELU is relu: Phi(10) = 1 and Phi(-10) = 0 in float.
+  auto far = torch::tensor({-10.0, 10.0});
+  CHECK_THAT(torch::gelu(far), AllClose(torch::relu(far), 1e-5, 1e-6));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lesson section 5: Softmax
+// ---------------------------------------------------------------------------------------------
+
+TEST_CASE("softmax of a vector gives probabilities", "[points=6][softmax]") {
+  // e^1 : e^2 : e^3 normalised; the sum is e + e^2 + e^3 = 30.1928.
+  CHECK_THAT(torch::softmax(torch::tensor({1.0, 2.0, 3.0}), 0),
+             AllClose(torch::tensor({0.0900306, 0.2447285, 0.6652410}), 1e-5, 1e-6));
+  CHECK_THAT(torch::softmax(torch::tensor({1.0, 2.0, 3.0, 4.0}), -1),
+             AllClose(torch::tensor({0.0320586, 0.0871443, 0.2368828, 0.6439143}), 1e-5, 1e-6));
+  CHECK_THAT(torch::softmax(torch::tensor({0.0, kLn2, kLn3}), 0),
+             AllClose(torch::tensor({1.0 / 6, 2.0 / 6, 3.0 / 6}), 1e-5, 1e-6));
+}
+
+TEST_CASE("softmax along dim 1 normalises rows and along dim 0 columns", "[points=6][softmax]") {
+  auto m = torch::tensor({{1.0, 2.0}, {3.0, 4.0}});
+  auto rows = torch::tensor({{0.2689414, 0.7310586}, {0.2689414, 0.7310586}});
+  CHECK_THAT(torch::softmax(m, 1), AllClose(rows, 1e-5, 1e-6));
+  CHECK_THAT(torch::softmax(m, -1), AllClose(rows, 1e-5, 1e-6));
+  CHECK_THAT(torch::softmax(m, 0), AllClose(torch::tensor({{0.1192029, 0.1192029}, {0.8807971, 0.8807971}}),
+                                            1e-5, 1e-6));
+}
+
+TEST_CASE("softmax along the middle dim of a 3-D tensor", "[points=5][softmax]") {
+  // x[b][j][k] = ln(j + 1) + b + k: along dim 1 every (b, k) line is [0, ln 2, ln 3] plus a
+  // constant, so its softmax is [1/6, 2/6, 3/6] whatever the constant.
+  auto x = torch::tensor({{{0.0, 1.0}, {kLn2, kLn2 + 1}, {kLn3, kLn3 + 1}},
+                          {{1.0, 2.0}, {kLn2 + 1, kLn2 + 2}, {kLn3 + 1, kLn3 + 2}}});
+  REQUIRE(x.sizes() == Sizes{2, 3, 2});
+  auto sixths = torch::tensor({{{1.0 / 6, 1.0 / 6}, {2.0 / 6, 2.0 / 6}, {3.0 / 6, 3.0 / 6}},
+                               {{1.0 / 6, 1.0 / 6}, {2.0 / 6, 2.0 / 6}, {3.0 / 6, 3.0 / 6}}});
+  auto out = torch::softmax(x, 1);
+  CHECK(out.sizes() == Sizes{2, 3, 2});
+  CHECK_THAT(out, AllClose(sixths, 1e-5, 1e-6));
+}
+
+TEST_CASE("softmax of huge logits does not overflow", "[points=6][softmax][stability]") {
+  // exp(1000) is inf in float; subtracting the max first makes the exponents 0, -1, -2.
+  auto big = torch::softmax(torch::tensor({1000.0, 1001.0, 1002.0}), 0);
+  REQUIRE(all_finite(big));
+  CHECK_THAT(big, AllClose(torch::tensor({0.0900306, 0.2447285, 0.6652410}), 1e-5, 1e-6));
+  CHECK_THAT(torch::softmax(torch::tensor({-1000.0, -1000.0}), 0), AllClose(torch::tensor({0.5, 0.5}), 1e-6, 1e-7));
+  CHECK_THAT(torch::softmax(torch::tensor({{-500.0, 500.0}}), 1), AllClose(torch::tensor({{0.0, 1.0}}), 1e-6, 1e-7));
+}
+
+TEST_CASE("softmax with masked (-inf) entries: zeros, and NaN for a fully masked row",
+          "[points=6][softmax][stability]") {
+  auto out = torch::softmax(torch::tensor({{0.0f, -kInf, static_cast<float>(kLn3)}, {-kInf, -kInf, -kInf}}), 1);
+  CHECK(element(out, 0) == Approx(0.25).margin(1e-6));
+  CHECK(element(out, 1) == 0.0f);
+  CHECK(element(out, 2) == Approx(0.75).margin(1e-6));
+  // LibTorch: a row with nothing left to attend to has max -inf, and -inf - (-inf) is NaN.
+  CHECK(std::isnan(element(out, 3)));
+  CHECK(std::isnan(element(out, 4)));
+  CHECK(std::isnan(element(out, 5)));
+}
+
+TEST_CASE("softmax of a 0-dim tensor, the dtype argument, and LibTorch's errors", "[points=5][softmax][errors]") {
+  auto scalar = torch::softmax(torch::tensor(3.0), 0);
+  CHECK(scalar.dim() == 0);
+  CHECK(scalar.item<float>() == 1.0f);
+  auto converted = torch::softmax(torch::tensor({1, 2}), 0, torch::kDouble);
+  CHECK_THAT(converted, AllClose(torch::tensor({0.2689414, 0.7310586}, torch::kDouble), 1e-6, 1e-7));
+  CHECK_THROWS_WITH(torch::softmax(torch::tensor({1, 2}), 0),
+                    "\"softmax_lastdim_kernel_impl\" not implemented for 'Long'");
+  CHECK_THROWS_WITH(torch::softmax(torch::ones({2, 3}), 2),
+                    "Dimension out of range (expected to be in range of [-2, 1], but got 2)");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lesson section 6: Log-softmax
+// ---------------------------------------------------------------------------------------------
+
+TEST_CASE("log_softmax is x - max - log(sum(exp(x - max)))", "[points=6][log_softmax]") {
+  // log(e^-2 + e^-1 + 1) = 0.4076059, so log_softmax([1, 2, 3]) = [1, 2, 3] - 3 - 0.4076059.
+  CHECK_THAT(torch::log_softmax(torch::tensor({1.0, 2.0, 3.0}), 0),
+             AllClose(torch::tensor({-2.4076059, -1.4076059, -0.4076059}), 1e-5, 1e-6));
+  auto m = torch::tensor({{0.0, kLn2, kLn3}, {5.0, 5.0, 5.0}});
+  CHECK_THAT(torch::log_softmax(m, 1),
+             AllClose(torch::tensor({{-std::log(6.0), -std::log(3.0), -std::log(2.0)},
+                                     {-kLn3, -kLn3, -kLn3}}), 1e-5, 1e-6));
+  // Down the columns: [a, 5] gives [a - 5 - log(1 + e^(a - 5)), -log(1 + e^(a - 5))]; for a = 0,
+  // e^-5 = 0.0067379 and log(1.0067379) = 0.0067153.
+  CHECK_THAT(torch::log_softmax(m, 0),
+             AllClose(torch::tensor({{-5.0067153, -4.3202387, -3.9214000}, {-0.0067153, -0.0133859, -0.0200123}}),
+                      1e-5, 1e-5));
+}
+
+TEST_CASE("log_softmax stays finite where log(softmax) would give -inf", "[points=6][log_softmax][stability]") {
+  // softmax([0, -200])[1] = e^-200 underflows to 0 in float; log_softmax is exactly -200.
+  CHECK_THAT(torch::log_softmax(torch::tensor({0.0, -200.0}), 0), AllClose(torch::tensor({0.0, -200.0}), 1e-6, 1e-6));
+  CHECK_THAT(torch::log_softmax(torch::tensor({1000.0, 1001.0}), 0),
+             AllClose(torch::tensor({-1.3132617, -0.3132617}), 1e-5, 1e-6));
+  auto masked = torch::log_softmax(torch::tensor({{0.0f, -kInf}, {-kInf, -kInf}}), 1);
+  CHECK(element(masked, 0) == 0.0f);
+  CHECK(element(masked, 1) == -kInf);
+  CHECK(std::isnan(element(masked, 2)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Modules, functional forms and the systems view
+// ---------------------------------------------------------------------------------------------
+
+TEST_CASE("nn modules and F:: functions print and compute like LibTorch", "[points=4][modules]") {
+  torch::nn::ReLU relu;
+  torch::nn::Softmax softmax(1);
+  torch::nn::Sigmoid sigmoid;
+  CHECK(printed(relu) == "torch::nn::ReLU()");
+  CHECK(printed(torch::nn::ReLU(torch::nn::ReLUOptions().inplace(true))) == "torch::nn::ReLU(inplace=true)");
+  CHECK(printed(softmax) == "torch::nn::Softmax(dim=1)");
+  CHECK(printed(sigmoid) == "torch::nn::Sigmoid()");
+  CHECK(printed(torch::nn::GELU()) == "torch::nn::GELU()");
+  CHECK(relu->parameters().empty());
+  auto x = torch::tensor({{-1.0, 1.0}, {2.0, -2.0}});
+  CHECK_THAT(relu(x), Equals(torch::tensor({{0.0, 1.0}, {2.0, 0.0}})));
+  CHECK_THAT(softmax(relu(x)), AllClose(torch::tensor({{0.2689414, 0.7310586}, {0.8807971, 0.1192029}}), 1e-5, 1e-6));
+  CHECK_THAT(sigmoid(torch::zeros({2})), Equals(torch::tensor({0.5, 0.5})));
+  CHECK_THAT(F::softmax(x, F::SoftmaxFuncOptions(0)), AllClose(torch::softmax(x, 0), 1e-6, 1e-7));
+  CHECK_THAT(F::log_softmax(x, F::LogSoftmaxFuncOptions(1)), AllClose(torch::log_softmax(x, 1), 1e-6, 1e-7));
+  auto y = x.clone();
+  F::relu(y, F::ReLUFuncOptions().inplace(true));
+  CHECK_THAT(y, Equals(torch::tensor({{0.0, 1.0}, {2.0, 0.0}})));
+}
+
+TEST_CASE("activations on a million elements: one float32 output of 4 MB each", "[points=4][systems]") {
+  const int64_t n = 1000000;
+  auto x = torch::linspace(-5, 5, n);
+  auto r = torch::relu(x);
+  auto s = torch::sigmoid(x);
+  auto p = torch::softmax(x, 0);
+  CHECK(r.nbytes() == 4000000u);
+  CHECK(s.nbytes() == 4000000u);
+  CHECK(p.sizes() == Sizes{n});
+  // linspace is symmetric about 0 and sigmoid(-x) + sigmoid(x) = 1: the sum is n / 2.
+  CHECK(s.to(torch::kDouble).sum().item<double>() == Approx(500000.0).margin(1.0));
+  // relu keeps the positive half: the mean of 0..5 over half the points, 2.5 * n / 2.
+  CHECK(r.to(torch::kDouble).sum().item<double>() == Approx(1250000.0).epsilon(1e-4));
+  CHECK(p.to(torch::kDouble).sum().item<double>() == Approx(1.0).margin(1e-4));
+}

@@ -1,0 +1,315 @@
+// Module 03 (Layers): the graded tests. Expected values are worked out by hand (the lesson shows the
+// arithmetic) from weights the test copies into the parameters, never computed with the code under
+// test. Each case is tagged with its points ([points=N], 100 in all); hints.json has a hint per case.
+// Random results (initialisation, dropout masks) are checked against bounds that hold with
+// overwhelming probability: four standard deviations or more.
+#include <catch2/catch.hpp>
+#include <tinytorch/torch.h>
+#include <tinytorch/testing.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using tinytorch::testing::AllClose;
+using tinytorch::testing::Equals;
+using Catch::Matchers::Contains;
+using Sizes = std::vector<int64_t>;
+
+namespace {
+
+// The values of a float tensor, read straight from memory (no tensor op involved).
+std::vector<double> values_of(const torch::Tensor& tensor) {
+  torch::Tensor dense = tensor.contiguous();
+  const float* data = dense.data_ptr<float>();
+  return std::vector<double>(data, data + dense.numel());
+}
+
+double mean_of(const std::vector<double>& values) {
+  double sum = 0;
+  for (double v : values) sum += v;
+  return sum / static_cast<double>(values.size());
+}
+
+double std_of(const std::vector<double>& values) {
+  const double mean = mean_of(values);
+  double sum = 0;
+  for (double v : values) sum += (v - mean) * (v - mean);
+  return std::sqrt(sum / static_cast<double>(values.size()));
+}
+
+int64_t count_zeros(const std::vector<double>& values) {
+  return std::count(values.begin(), values.end(), 0.0);
+}
+
+// Overwrites a parameter's values in place (the module keeps the same tensor).
+void set_values(torch::Tensor parameter, const torch::Tensor& values) {
+  torch::NoGradGuard no_grad;
+  parameter.copy_(values);
+}
+
+// The 2 -> 3 layer most forward cases use:
+//   W = [[1, 2], [3, 4], [5, 6]]  (out=3, in=2),  b = [0.5, -1, 2].
+torch::nn::Linear known_linear() {
+  torch::nn::Linear fc(2, 3);
+  set_values(fc->weight, torch::tensor({{1.0, 2.0}, {3.0, 4.0}, {5.0, 6.0}}));
+  set_values(fc->bias, torch::tensor({0.5, -1.0, 2.0}));
+  return fc;
+}
+
+struct TwoLayerImpl : torch::nn::Module {
+  TwoLayerImpl()
+      : fc1(register_module("fc1", torch::nn::Linear(3, 4))), fc2(register_module("fc2", torch::nn::Linear(4, 2))) {}
+  torch::Tensor forward(torch::Tensor x) { return fc2(fc1(x)); }
+  torch::nn::Linear fc1, fc2;
+};
+TORCH_MODULE(TwoLayer);
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Lesson section 3: Linear initialisation (linear.cpp, reset_parameters)
+// ---------------------------------------------------------------------------------------------
+
+TEST_CASE("Linear registers weight (out, in) and bias (out) as named parameters", "[points=5][linear]") {
+  torch::nn::Linear fc(3, 2);
+  auto named = fc->named_parameters();
+  REQUIRE(named.size() == 2);
+  CHECK(named.keys() == std::vector<std::string>{"weight", "bias"});
+  CHECK(fc->weight.sizes() == Sizes{2, 3});
+  CHECK(fc->bias.sizes() == Sizes{2});
+  CHECK(fc->weight.dtype() == torch::kFloat);
+  // The registered tensors are the members themselves: one storage, two handles.
+  CHECK(named["weight"].data_ptr() == fc->weight.data_ptr());
+  CHECK(named["bias"].data_ptr() == fc->bias.data_ptr());
+  // And they were initialised: U(-1/sqrt(3), 1/sqrt(3)) never produces garbage or NaN.
+  for (double v : values_of(fc->weight)) CHECK(std::abs(v) <= 1.0 / std::sqrt(3.0));
+}
+
+TEST_CASE("Linear initialisation draws from U(-1/sqrt(in), 1/sqrt(in))", "[points=7][linear][init]") {
+  torch::manual_seed(3);
+  torch::nn::Linear fc(100, 50);  // bound = 1/sqrt(100) = 0.1
+  const std::vector<double> w = values_of(fc->weight);
+  const std::vector<double> b = values_of(fc->bias);
+  double largest = 0;
+  for (double v : w) largest = std::max(largest, std::abs(v));
+  CHECK(largest <= 0.1 + 1e-7);
+  CHECK(largest > 0.095);                              // 5000 draws reach the edge of the interval
+  CHECK(std::abs(mean_of(w)) < 0.004);                 // standard error 0.0577/sqrt(5000) = 0.0008
+  CHECK(std_of(w) == Approx(0.1 / std::sqrt(3.0)).epsilon(0.05));  // U(-a, a) has std a/sqrt(3)
+  double largest_bias = 0;
+  for (double v : b) largest_bias = std::max(largest_bias, std::abs(v));
+  CHECK(largest_bias <= 0.1 + 1e-7);
+  CHECK(largest_bias > 0.05);                          // the bias is drawn too, not left at zero
+}
+
+TEST_CASE("Linear initialisation is reproducible and fills the parameters in place", "[points=4][linear][init]") {
+  torch::manual_seed(42);
+  torch::nn::Linear a(5, 4);
+  torch::manual_seed(42);
+  torch::nn::Linear b(5, 4);
+  CHECK_THAT(a->weight, Equals(b->weight));
+  CHECK_THAT(a->bias, Equals(b->bias));
+
+  // reset_parameters() redraws into the same storage: the registered parameter sees the new values.
+  const void* storage = a->weight.data_ptr();
+  torch::Tensor before = a->weight.clone();
+  a->reset_parameters();
+  CHECK(a->weight.data_ptr() == storage);
+  CHECK(a->named_parameters()["weight"].data_ptr() == storage);
+  CHECK_FALSE(a->weight.equal(before));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lesson section 4: Linear forward (linear.cpp, forward)
+// ---------------------------------------------------------------------------------------------
+
+TEST_CASE("Linear forward computes x W^T + b", "[points=10][linear][forward]") {
+  auto fc = known_linear();
+  // Row [1, 1]: [1+2+0.5, 3+4-1, 5+6+2] = [3.5, 6, 13].  Row [2, -1]: [2-2+0.5, 6-4-1, 10-6+2] = [0.5, 1, 6].
+  auto y = fc(torch::tensor({{1.0, 1.0}, {2.0, -1.0}}));
+  CHECK_THAT(y, Equals(torch::tensor({{3.5, 6.0, 13.0}, {0.5, 1.0, 6.0}})));
+  // The call operator and forward() are the same thing.
+  CHECK_THAT(fc->forward(torch::tensor({{1.0, 1.0}})), Equals(torch::tensor({{3.5, 6.0, 13.0}})));
+}
+
+TEST_CASE("Linear forward works on a single vector and on a 3-d batch", "[points=6][linear][forward]") {
+  auto fc = known_linear();
+  CHECK_THAT(fc(torch::tensor({1.0, 1.0})), Equals(torch::tensor({3.5, 6.0, 13.0})));
+  // (2, 2, 2) -> (2, 2, 3): the last dimension is mapped, the leading ones are kept.
+  auto x = torch::tensor({{{1.0, 1.0}, {2.0, -1.0}}, {{0.0, 0.0}, {1.0, 0.0}}});
+  auto y = fc(x);
+  CHECK(y.sizes() == Sizes{2, 2, 3});
+  CHECK_THAT(y, Equals(torch::tensor({{{3.5, 6.0, 13.0}, {0.5, 1.0, 6.0}}, {{0.5, -1.0, 2.0}, {1.5, 2.0, 7.0}}})));
+}
+
+TEST_CASE("Linear without bias has one parameter and computes x W^T", "[points=4][linear][forward]") {
+  torch::nn::Linear fc(torch::nn::LinearOptions(2, 3).bias(false));
+  CHECK_FALSE(fc->bias.defined());
+  REQUIRE(fc->parameters().size() == 1);
+  CHECK(fc->named_parameters().keys() == std::vector<std::string>{"weight"});
+  set_values(fc->weight, torch::tensor({{1.0, 2.0}, {3.0, 4.0}, {5.0, 6.0}}));
+  CHECK_THAT(fc(torch::tensor({{1.0, 1.0}})), Equals(torch::tensor({{3.0, 7.0, 11.0}})));
+}
+
+TEST_CASE("Linear forward with an empty batch gives an empty output", "[points=3][linear][forward]") {
+  torch::nn::Linear fc(10, 5);
+  auto y = fc(torch::zeros({0, 10}));
+  CHECK(y.sizes() == Sizes{0, 5});
+  // One sample still works, and with all-zero input the output is exactly the bias.
+  CHECK_THAT(fc(torch::zeros({1, 10})), Equals(fc->bias.reshape({1, 5})));
+}
+
+TEST_CASE("Linear forward rejects an input of the wrong width", "[points=4][linear][forward]") {
+  torch::nn::Linear fc(10, 5);
+  auto ok = fc(torch::ones({4, 10}));
+  CHECK(ok.sizes() == Sizes{4, 5});
+  // A (4, 7) input cannot meet a (10, 5) transposed weight.
+  CHECK_THROWS_WITH(fc(torch::ones({4, 7})), Contains("mat1 and mat2 shapes cannot be multiplied (4x7 and 10x5)"));
+}
+
+TEST_CASE("in-place updates through parameters() change what forward computes", "[points=6][linear][parameters]") {
+  torch::nn::Linear fc(2, 1);
+  set_values(fc->weight, torch::tensor({{0.5, -0.5}}));
+  set_values(fc->bias, torch::tensor({0.0}));
+  auto x = torch::tensor({{2.0, 1.0}});
+  CHECK_THAT(fc(x), Equals(torch::tensor({{0.5}})));  // 0.5*2 - 0.5*1 + 0
+  // A perceptron-style update: every parameter += 1, through the list parameters() returns.
+  for (auto& p : fc->parameters()) p.add_(torch::ones_like(p));
+  CHECK_THAT(fc->weight, Equals(torch::tensor({{1.5, 0.5}})));
+  CHECK_THAT(fc(x), Equals(torch::tensor({{4.5}})));  // 1.5*2 + 0.5*1 + 1
+}
+
+TEST_CASE("a 784-256-10 MLP has 203,530 parameters taking 814,120 bytes", "[points=8][linear][memory]") {
+  torch::nn::Sequential mlp(torch::nn::Linear(784, 256), torch::nn::Linear(256, 10));
+  int64_t count = 0;
+  size_t bytes = 0;
+  for (const auto& p : mlp->parameters()) {
+    count += p.numel();
+    bytes += p.nbytes();
+  }
+  CHECK(mlp->parameters().size() == 4);
+  CHECK(count == 784 * 256 + 256 + 256 * 10 + 10);  // 200,960 + 2,570
+  CHECK(count == 203530);
+  CHECK(bytes == 814120);                            // 4 bytes per float
+  CHECK(mlp->named_parameters().keys() == std::vector<std::string>{"0.weight", "0.bias", "1.weight", "1.bias"});
+  auto y = mlp(torch::zeros({3, 784}));
+  CHECK(y.sizes() == Sizes{3, 10});
+}
+
+TEST_CASE("Linear prints its options like LibTorch", "[points=3][linear]") {
+  torch::nn::Linear fc(2, 1);
+  std::ostringstream text;
+  text << fc;
+  CHECK(text.str() == "torch::nn::Linear(in_features=2, out_features=1, bias=true)");
+  CHECK(fc->options.in_features() == 2);
+  CHECK(fc->options.out_features() == 1);
+  CHECK(fc(torch::zeros({1, 2})).sizes() == Sizes{1, 1});
+}
+
+TEST_CASE("a custom module names its parameters by path", "[points=5][module][parameters]") {
+  TwoLayer net;
+  CHECK(net->named_parameters().keys() ==
+        std::vector<std::string>{"fc1.weight", "fc1.bias", "fc2.weight", "fc2.bias"});
+  CHECK(net->parameters(/*recurse=*/false).empty());
+  CHECK(net->children().size() == 2);
+  int64_t count = 0;
+  for (const auto& p : net->parameters()) count += p.numel();
+  CHECK(count == 3 * 4 + 4 + 4 * 2 + 2);
+  CHECK(net->named_parameters()["fc2.weight"].data_ptr() == net->fc2->weight.data_ptr());
+  CHECK(net(torch::ones({5, 3})).sizes() == Sizes{5, 2});
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lesson section 6: Dropout (dropout.cpp, forward)
+// ---------------------------------------------------------------------------------------------
+
+TEST_CASE("Dropout in eval mode returns its input unchanged", "[points=4][dropout]") {
+  torch::nn::Dropout drop(0.5);
+  drop->eval();
+  CHECK_FALSE(drop->is_training());
+  auto x = torch::tensor({1.0, 2.0, 3.0, 4.0});
+  auto y = drop(x);
+  CHECK_THAT(y, Equals(torch::tensor({1.0, 2.0, 3.0, 4.0})));
+  CHECK(y.data_ptr() == x.data_ptr());  // no copy: eval costs nothing
+}
+
+TEST_CASE("Dropout with p = 0 keeps everything and p = 1 zeroes everything", "[points=5][dropout]") {
+  auto x = torch::tensor({{1.0, -2.0}, {3.0, 4.0}});
+  torch::nn::Dropout keep_all(0.0);
+  CHECK_THAT(keep_all(x), Equals(torch::tensor({{1.0, -2.0}, {3.0, 4.0}})));
+  torch::nn::Dropout drop_all(1.0);
+  auto y = drop_all(x);
+  CHECK(y.sizes() == Sizes{2, 2});
+  for (double v : values_of(y)) CHECK(v == 0.0);
+  CHECK_THAT(x, Equals(torch::tensor({{1.0, -2.0}, {3.0, 4.0}})));  // the input itself is untouched
+  // Probabilities outside [0, 1] are refused when the module is built.
+  CHECK_THROWS_WITH(torch::nn::Dropout(1.5), "dropout probability has to be between 0 and 1, but got 1.5");
+  CHECK_THROWS_WITH(torch::nn::Dropout(-0.1), Contains("dropout probability has to be between 0 and 1"));
+}
+
+TEST_CASE("Dropout zeroes about p of the elements and scales survivors by 1/(1-p)", "[points=10][dropout]") {
+  torch::manual_seed(7);
+  torch::nn::Dropout half(0.5);
+  const std::vector<double> y = values_of(half(torch::ones({10000})));
+  const int64_t zeros = count_zeros(y);
+  CHECK(zeros > 4800);  // 5000 expected, standard deviation sqrt(10000 * 0.25) = 50
+  CHECK(zeros < 5200);
+  for (double v : y) CHECK((v == 0.0 || v == 2.0));
+
+  torch::nn::Dropout fifth(0.2);
+  const std::vector<double> z = values_of(fifth(torch::ones({10000})));
+  const int64_t dropped = count_zeros(z);
+  CHECK(dropped > 1840);  // 2000 expected, standard deviation 40
+  CHECK(dropped < 2160);
+  for (double v : z) CHECK((v == 0.0 || std::abs(v - 1.25) < 1e-6));
+}
+
+TEST_CASE("Dropout keeps the expected value of every element", "[points=5][dropout]") {
+  torch::manual_seed(11);
+  torch::nn::Dropout drop(0.3);
+  const std::vector<double> y = values_of(drop(torch::full({20000}, 3.0)));
+  // Each output is 3/0.7 with probability 0.7 and 0 otherwise: mean 3, standard error 0.014.
+  CHECK(mean_of(y) == Approx(3.0).margin(0.06));
+  // Shape and dtype are the input's.
+  CHECK(drop(torch::ones({2, 3, 4})).sizes() == Sizes{2, 3, 4});
+  CHECK(drop(torch::ones({5}, torch::kDouble)).dtype() == torch::kDouble);
+}
+
+TEST_CASE("Dropout draws a fresh mask on every call and follows train and eval", "[points=5][dropout]") {
+  torch::manual_seed(5);
+  torch::nn::Dropout drop(0.5);
+  auto x = torch::ones({200});
+  auto first = values_of(drop(x));
+  auto second = values_of(drop(x));
+  CHECK(first != second);
+  drop->eval();
+  CHECK(count_zeros(values_of(drop(x))) == 0);
+  drop->train();
+  CHECK(count_zeros(values_of(drop(x))) > 0);  // P(no zero among 200) = 2^-200
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lesson section 7: Sequential, with your Linear and Dropout inside
+// ---------------------------------------------------------------------------------------------
+
+TEST_CASE("Sequential chains Flatten, Linear and Dropout, and eval makes it exact", "[points=6][sequential]") {
+  torch::nn::Sequential net(torch::nn::Flatten(), torch::nn::Linear(4, 2), torch::nn::Dropout(0.5));
+  auto fc = net->ptr<torch::nn::LinearImpl>(1);
+  set_values(fc->weight, torch::tensor({{1.0, 0.0, -1.0, 0.0}, {0.5, 0.5, 0.5, 0.5}}));
+  set_values(fc->bias, torch::tensor({1.0, -1.0}));
+  auto x = torch::tensor({{{1.0, 2.0}, {3.0, 4.0}}});  // (1, 2, 2) -> flatten -> [1, 2, 3, 4]
+
+  net->eval();
+  CHECK_FALSE(net[2]->is_training());  // eval reaches every child
+  // [1 - 3 + 1, 0.5 * 10 - 1] = [-1, 4]
+  CHECK_THAT(net(x), Equals(torch::tensor({{-1.0, 4.0}})));
+
+  net->train();
+  torch::manual_seed(1);
+  for (double v : values_of(net(x))) CHECK((v == 0.0 || v == -2.0 || v == 8.0));  // kept values doubled
+  CHECK(net->named_parameters().keys() == std::vector<std::string>{"1.weight", "1.bias"});
+}

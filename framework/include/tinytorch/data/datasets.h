@@ -1,0 +1,6 @@
+#pragma once
+// torch::data::datasets: every dataset TinyTorch has.
+#include "tinytorch/data/datasets/base.h"
+#include "tinytorch/data/datasets/map.h"
+#include "tinytorch/data/datasets/tensor.h"
+#include "tinytorch/data/datasets/tinydigits.h"

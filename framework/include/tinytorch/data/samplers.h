@@ -1,0 +1,5 @@
+#pragma once
+// torch::data::samplers
+#include "tinytorch/data/samplers/base.h"
+#include "tinytorch/data/samplers/random.h"
+#include "tinytorch/data/samplers/sequential.h"

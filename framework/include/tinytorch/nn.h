@@ -1,0 +1,13 @@
+#pragma once
+// Everything under tinytorch::nn (LibTorch's torch::nn): the Module base, holders, initialisers
+// and the layers built so far.
+#include "tinytorch/nn/arg.h"
+#include "tinytorch/nn/cloneable.h"
+#include "tinytorch/nn/init.h"
+#include "tinytorch/nn/module.h"
+#include "tinytorch/nn/modules/container/sequential.h"
+#include "tinytorch/nn/modules/dropout.h"
+#include "tinytorch/nn/modules/flatten.h"
+#include "tinytorch/nn/modules/linear.h"
+#include "tinytorch/nn/ordered_dict.h"
+#include "tinytorch/nn/pimpl.h"

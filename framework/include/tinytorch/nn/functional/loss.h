@@ -1,0 +1,144 @@
+#pragma once
+// torch::nn::functional's losses (namespace F = torch::nn::functional;) with their option builders,
+// and LibTorch's reduction spellings torch::kNone, torch::kMean, torch::kSum:
+//   F::mse_loss(pred, y, F::MSELossFuncOptions().reduction(torch::kSum))
+//   F::cross_entropy(logits, labels, F::CrossEntropyFuncOptions().ignore_index(0).label_smoothing(0.1))
+//   F::nll_loss, F::binary_cross_entropy, F::binary_cross_entropy_with_logits, F::smooth_l1_loss
+// The options are also those of the loss modules (tinytorch/nn/modules/loss.h): MSELossOptions, ...
+#include <cstdint>
+#include <iostream>
+#include <utility>
+#include <variant>
+
+#include "tinytorch/losses.h"
+#include "tinytorch/nn/arg.h"
+#include "tinytorch/tensor.h"
+
+namespace tinytorch {
+
+// torch::kNone, torch::kMean, torch::kSum: one empty type per reduction, so that options hold a
+// std::variant of them (LibTorch's torch/enum.h).
+namespace enumtype {
+struct kNone {};
+struct kMean {};
+struct kSum {};
+using reduction_t = std::variant<kNone, kMean, kSum>;
+// The at::Reduction code of a reduction variant.
+inline int64_t reduction_get_enum(const reduction_t& reduction) {
+  if (std::holds_alternative<kNone>(reduction)) return Reduction::None;
+  if (std::holds_alternative<kSum>(reduction)) return Reduction::Sum;
+  return Reduction::Mean;
+}
+}  // namespace enumtype
+inline constexpr enumtype::kNone kNone{};
+inline constexpr enumtype::kMean kMean{};
+inline constexpr enumtype::kSum kSum{};
+
+namespace nn {
+
+struct MSELossOptions {
+  using reduction_t = enumtype::reduction_t;
+  MSELossOptions() {}
+  /* implicit */ MSELossOptions(enumtype::kNone) : reduction_(kNone) {}
+  /* implicit */ MSELossOptions(enumtype::kMean) : reduction_(kMean) {}
+  /* implicit */ MSELossOptions(enumtype::kSum) : reduction_(kSum) {}
+  TORCH_ARG(reduction_t, reduction) = kMean;
+};
+
+struct NLLLossOptions {
+  using reduction_t = enumtype::reduction_t;
+  TORCH_ARG(Tensor, weight) = {};
+  TORCH_ARG(int64_t, ignore_index) = -100;
+  TORCH_ARG(reduction_t, reduction) = kMean;
+};
+
+struct CrossEntropyLossOptions {
+  using reduction_t = enumtype::reduction_t;
+  TORCH_ARG(Tensor, weight) = {};
+  TORCH_ARG(int64_t, ignore_index) = -100;
+  TORCH_ARG(reduction_t, reduction) = kMean;
+  TORCH_ARG(double, label_smoothing) = 0.0;
+};
+
+struct BCELossOptions {
+  using reduction_t = enumtype::reduction_t;
+  TORCH_ARG(Tensor, weight) = {};
+  TORCH_ARG(reduction_t, reduction) = kMean;
+};
+
+struct BCEWithLogitsLossOptions {
+  using reduction_t = enumtype::reduction_t;
+  TORCH_ARG(Tensor, weight) = {};
+  TORCH_ARG(reduction_t, reduction) = kMean;
+  TORCH_ARG(Tensor, pos_weight) = {};
+};
+
+struct SmoothL1LossOptions {
+  using reduction_t = enumtype::reduction_t;
+  SmoothL1LossOptions() {}
+  /* implicit */ SmoothL1LossOptions(enumtype::kNone) : reduction_(kNone) {}
+  /* implicit */ SmoothL1LossOptions(enumtype::kMean) : reduction_(kMean) {}
+  /* implicit */ SmoothL1LossOptions(enumtype::kSum) : reduction_(kSum) {}
+  TORCH_ARG(reduction_t, reduction) = kMean;
+  TORCH_ARG(double, beta) = 1.0;
+};
+
+namespace functional {
+
+using MSELossFuncOptions = MSELossOptions;
+using NLLLossFuncOptions = NLLLossOptions;
+using CrossEntropyFuncOptions = CrossEntropyLossOptions;
+using BinaryCrossEntropyFuncOptions = BCELossOptions;
+using BinaryCrossEntropyWithLogitsFuncOptions = BCEWithLogitsLossOptions;
+using SmoothL1LossFuncOptions = SmoothL1LossOptions;
+
+namespace detail {
+// LibTorch's F::mse_loss and F::smooth_l1_loss warn, then broadcast, when the sizes differ.
+inline void warn_if_sizes_differ(const Tensor& input, const Tensor& target, const char* function) {
+  if (input.sizes() == target.sizes()) return;
+  std::cerr << "Warning: Using a target size (" << target.sizes() << ") that is different to the input size ("
+            << input.sizes() << "). This will likely lead to incorrect results due to broadcasting. "
+            << "Please ensure they have the same size. (function " << function << ")\n";
+}
+}  // namespace detail
+
+inline Tensor mse_loss(const Tensor& input, const Tensor& target, const MSELossFuncOptions& options = {}) {
+  detail::warn_if_sizes_differ(input, target, "mse_loss");
+  return ::tinytorch::mse_loss(input, target, enumtype::reduction_get_enum(options.reduction()));
+}
+
+inline Tensor nll_loss(const Tensor& input, const Tensor& target, const NLLLossFuncOptions& options = {}) {
+  TT_CHECK(input.dim() >= 2, "Expected 2 or more dimensions (got ", input.dim(), ")");
+  TT_CHECK(input.size(0) == target.size(0), "Expected input batch_size (", input.size(0),
+           ") to match target batch_size (", target.size(0), ").");
+  return ::tinytorch::nll_loss(input, target, options.weight(), enumtype::reduction_get_enum(options.reduction()),
+                               options.ignore_index());
+}
+
+inline Tensor cross_entropy(const Tensor& input, const Tensor& target, const CrossEntropyFuncOptions& options = {}) {
+  return ::tinytorch::cross_entropy_loss(input, target, options.weight(),
+                                         enumtype::reduction_get_enum(options.reduction()), options.ignore_index(),
+                                         options.label_smoothing());
+}
+
+inline Tensor binary_cross_entropy(const Tensor& input, const Tensor& target,
+                                   const BinaryCrossEntropyFuncOptions& options = {}) {
+  return ::tinytorch::binary_cross_entropy(input, target, options.weight(),
+                                           enumtype::reduction_get_enum(options.reduction()));
+}
+
+inline Tensor binary_cross_entropy_with_logits(const Tensor& input, const Tensor& target,
+                                               const BinaryCrossEntropyWithLogitsFuncOptions& options = {}) {
+  return ::tinytorch::binary_cross_entropy_with_logits(input, target, options.weight(), options.pos_weight(),
+                                                       enumtype::reduction_get_enum(options.reduction()));
+}
+
+inline Tensor smooth_l1_loss(const Tensor& input, const Tensor& target, const SmoothL1LossFuncOptions& options = {}) {
+  detail::warn_if_sizes_differ(input, target, "smooth_l1_loss");
+  return ::tinytorch::smooth_l1_loss(input, target, enumtype::reduction_get_enum(options.reduction()),
+                                     options.beta());
+}
+
+}  // namespace functional
+}  // namespace nn
+}  // namespace tinytorch

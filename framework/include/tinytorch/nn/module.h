@@ -1,0 +1,167 @@
+#pragma once
+// nn::Module: the base class of every layer, LibTorch's torch::nn::Module.
+//
+// A module owns three named collections, each in declaration order:
+//   parameters  tensors that training changes (Linear's weight and bias),
+//   buffers     tensors that are state but not trained (BatchNorm's running mean),
+//   children    submodules (an MLP's fc1, fc2).
+// Everything else follows from them: parameters() walks the tree and collects every parameter,
+// named_parameters() names them by path ("fc1.weight"), train()/eval() flip a flag in the whole tree.
+//
+//   struct NetImpl : nn::Module {
+//     NetImpl() : fc1(register_module("fc1", nn::Linear(784, 256))), fc2(register_module("fc2", nn::Linear(256, 10))) {}
+//     Tensor forward(Tensor x) { return fc2(fc1(x).relu()); }
+//     nn::Linear fc1, fc2;
+//   };
+//   TORCH_MODULE(Net);
+//
+// Parameters are ordinary Tensors: the tensor stored here and the member that forward() uses are
+// two handles to one storage, so an in-place update (p.add_(...)) through parameters() changes
+// what the next forward() computes.
+//
+// requires_grad: autograd arrives in module 06. Until it registers its engine
+// (tinytorch/dispatch.h), Tensor::requires_grad_(true) throws, so register_parameter only records
+// the intent; once an engine is registered, register_parameter calls
+// tensor.set_requires_grad(requires_grad) exactly as LibTorch does.
+#include <functional>
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <typeinfo>
+#include <unordered_map>
+#include <vector>
+
+#include "tinytorch/errors.h"
+#include "tinytorch/nn/ordered_dict.h"
+#include "tinytorch/nn/pimpl.h"
+#include "tinytorch/tensor.h"
+
+namespace tinytorch {
+namespace nn {
+
+class Module : public std::enable_shared_from_this<Module> {
+ public:
+  using ModuleApplyFunction = std::function<void(Module&)>;
+  using NamedModuleApplyFunction = std::function<void(const std::string&, Module&)>;
+
+  // `name` is what printing shows for a module without its own pretty_print; by default it is the
+  // class name, e.g. "torch::nn::LinearImpl".
+  explicit Module(std::string name);
+  Module();
+  Module(const Module&) = default;
+  Module& operator=(const Module&) = default;
+  Module(Module&&) noexcept = default;
+  Module& operator=(Module&&) noexcept = default;
+  virtual ~Module() = default;
+
+  const std::string& name() const noexcept;
+
+  // A deep copy with fresh parameter storage. Only modules derived from nn::Cloneable can clone.
+  virtual std::shared_ptr<Module> clone() const;
+
+  // ---- What the module holds ----
+  std::vector<Tensor> parameters(bool recurse = true) const;
+  OrderedDict<std::string, Tensor> named_parameters(bool recurse = true) const;
+  std::vector<Tensor> buffers(bool recurse = true) const;
+  OrderedDict<std::string, Tensor> named_buffers(bool recurse = true) const;
+  // Every module of the tree, depth first, this one first when include_self.
+  std::vector<std::shared_ptr<Module>> modules(bool include_self = true) const;
+  OrderedDict<std::string, std::shared_ptr<Module>> named_modules(const std::string& name_prefix = std::string(),
+                                                                  bool include_self = true) const;
+  // The direct submodules only.
+  std::vector<std::shared_ptr<Module>> children() const;
+  OrderedDict<std::string, std::shared_ptr<Module>> named_children() const;
+
+  // Calls fn on this module and on every module below it.
+  void apply(const ModuleApplyFunction& fn);
+  void apply(const NamedModuleApplyFunction& fn, const std::string& name_prefix = std::string());
+
+  // ---- Training mode (Dropout and BatchNorm behave differently in eval) ----
+  virtual void train(bool on = true);
+  void eval() { train(false); }
+  virtual bool is_training() const noexcept { return is_training_; }
+
+  // Printing: operator<< prints pretty_print() and then the children, indented.
+  virtual void pretty_print(std::ostream& stream) const;
+
+  // ---- Registration (call these in the constructor, or in reset()) ----
+  // Stores `tensor` under `name` and returns a reference to the stored handle. An undefined tensor
+  // registers an absent parameter (Linear without bias): it is skipped by parameters().
+  Tensor& register_parameter(std::string name, Tensor tensor, bool requires_grad = true);
+  Tensor& register_buffer(std::string name, Tensor tensor);
+
+  template <typename ModuleType>
+  std::shared_ptr<ModuleType> register_module(std::string name, std::shared_ptr<ModuleType> module);
+  template <typename ModuleType>
+  std::shared_ptr<ModuleType> register_module(std::string name, ModuleHolder<ModuleType> module_holder) {
+    return register_module(std::move(name), module_holder.ptr());
+  }
+  // Swaps an already registered submodule for another.
+  template <typename ModuleType>
+  std::shared_ptr<ModuleType> replace_module(const std::string& name, std::shared_ptr<ModuleType> module);
+  template <typename ModuleType>
+  std::shared_ptr<ModuleType> replace_module(const std::string& name, ModuleHolder<ModuleType> module_holder) {
+    return replace_module(name, module_holder.ptr());
+  }
+  // Removes a registered submodule.
+  void unregister_module(const std::string& name);
+
+  // The module as a subclass, or nullptr: `if (auto* linear = m.as<nn::Linear>()) ...`.
+  template <typename ModuleType>
+  typename ModuleType::ContainedType* as() noexcept {
+    return as<typename ModuleType::ContainedType>();
+  }
+  template <typename ModuleType, typename = std::enable_if_t<!detail::is_module_holder<ModuleType>::value>>
+  ModuleType* as() noexcept {
+    return dynamic_cast<ModuleType*>(this);
+  }
+
+ protected:
+  // The parameters of this module only (not of its children), in registration order.
+  OrderedDict<std::string, Tensor> parameters_{"Parameter"};
+
+ private:
+  template <typename Derived>
+  friend class Cloneable;
+
+  void pretty_print_recursive(std::ostream& stream, const std::string& indentation) const;
+  friend std::ostream& operator<<(std::ostream& stream, const Module& module);
+
+  OrderedDict<std::string, Tensor> buffers_{"Buffer"};
+  OrderedDict<std::string, std::shared_ptr<Module>> children_{"Submodule"};
+  // requires_grad as asked for in register_parameter, kept until autograd (module 06) can apply it.
+  std::unordered_map<std::string, bool> parameter_requires_grad_;
+  mutable std::string name_;  // computed from the dynamic type on first use when not given
+  bool is_training_ = true;
+};
+
+// Prints the module tree as LibTorch does:
+//   torch::nn::Sequential(
+//     (0): torch::nn::Linear(in_features=784, out_features=256, bias=true)
+//     (1): torch::nn::Dropout(p=0.5, inplace=false)
+//   )
+std::ostream& operator<<(std::ostream& stream, const Module& module);
+
+namespace detail {
+void check_submodule_name(const std::string& name);
+// "tinytorch::nn::LinearImpl" -> "torch::nn::LinearImpl": the class name as users spell it.
+std::string demangled_type_name(const std::type_info& type);
+}  // namespace detail
+
+template <typename ModuleType>
+std::shared_ptr<ModuleType> Module::register_module(std::string name, std::shared_ptr<ModuleType> module) {
+  detail::check_submodule_name(name);
+  TT_CHECK(module != nullptr, "Submodule '", name, "' is empty: register a constructed module");
+  children_.insert(std::move(name), module);
+  return module;
+}
+
+template <typename ModuleType>
+std::shared_ptr<ModuleType> Module::replace_module(const std::string& name, std::shared_ptr<ModuleType> module) {
+  TT_CHECK(module != nullptr, "Submodule '", name, "' is empty: register a constructed module");
+  children_[name] = module;  // throws "Submodule 'name' is not defined" for an unknown name
+  return module;
+}
+
+}  // namespace nn
+}  // namespace tinytorch

@@ -1,0 +1,35 @@
+#pragma once
+// nn::Flatten: merges dimensions start_dim..end_dim into one (LibTorch's torch::nn::Flatten).
+// The defaults keep the batch dimension: (N, 1, 28, 28) -> (N, 784), ready for an nn::Linear.
+#include <cstdint>
+#include <iosfwd>
+
+#include "tinytorch/nn/arg.h"
+#include "tinytorch/nn/cloneable.h"
+#include "tinytorch/nn/module.h"
+#include "tinytorch/nn/pimpl.h"
+#include "tinytorch/tensor.h"
+
+namespace tinytorch {
+namespace nn {
+
+struct FlattenOptions {
+  TORCH_ARG(int64_t, start_dim) = 1;
+  TORCH_ARG(int64_t, end_dim) = -1;
+};
+
+class FlattenImpl : public Cloneable<FlattenImpl> {
+ public:
+  explicit FlattenImpl(const FlattenOptions& options_ = {});
+  void reset() override {}
+  // "torch::nn::Flatten(start_dim=1, end_dim=-1)"
+  void pretty_print(std::ostream& stream) const override;
+  Tensor forward(const Tensor& input);
+
+  FlattenOptions options;
+};
+
+TORCH_MODULE(Flatten);
+
+}  // namespace nn
+}  // namespace tinytorch

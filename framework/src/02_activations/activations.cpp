@@ -1,0 +1,142 @@
+// Module 02 (Activations): the kernels you write. The given code (activation_ops.cpp) checks dtypes
+// and dims, hands you a contiguous input, and records the op for autograd (module 06); tanh and
+// GELU are given there as worked examples of the same shape.
+//
+// Every kernel here allocates its output with empty(self.sizes(), self.options()) and writes it
+// through raw pointers inside a dtype dispatch:
+//   TT_DISPATCH_FLOATING_TYPES(self.scalar_type(), "sigmoid", [&] {
+//     const scalar_t* in = static_cast<const scalar_t*>(self.data_ptr());
+//     scalar_t* out_data = static_cast<scalar_t*>(out.data_ptr());
+//     ...
+//   });
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "tinytorch/activations.h"
+#include "tinytorch/kernels.h"
+
+namespace tinytorch {
+namespace native {
+
+// TODO: relu(self) -- out[i] = max(self[i], 0), same dtype as self (Long, Float or Double).
+//   Use TT_DISPATCH_NUMERIC_TYPES (integers are allowed: relu of int64 is int64).
+//   LibTorch's relu(NaN) is NaN. Every comparison with NaN is false, so `x > 0 ? x : 0` turns NaN
+//   into 0 while `x < 0 ? 0 : x` keeps it: pick the one that matches.
+//   Example: [-2, -0.5, 0, 3] -> [0, 0, 0, 3].
+Tensor relu(const Tensor& self) {
+  // BEGIN SOLUTION name="tinytorch::native::relu" lesson="2. ReLU"
+  Tensor out = empty(self.sizes(), self.options());
+  TT_DISPATCH_NUMERIC_TYPES(self.scalar_type(), "relu", [&] {
+    const scalar_t* in = static_cast<const scalar_t*>(self.data_ptr());
+    scalar_t* out_data = static_cast<scalar_t*>(out.data_ptr());
+    const int64_t n = self.numel();  // read once: numel() is a call into the library
+    for (int64_t i = 0; i < n; ++i) {
+      out_data[i] = in[i] < 0 ? static_cast<scalar_t>(0) : in[i];  // NaN < 0 is false: NaN stays
+    }
+  });
+  return out;
+  // END SOLUTION
+}
+
+// TODO: sigmoid(self) -- out[i] = 1 / (1 + exp(-x)) without ever overflowing exp().
+//   The naive formula computes exp(1000) for x = -1000: inf in float and double. Split on the sign:
+//     x >= 0:  z = exp(-x) is in (0, 1]           -> 1 / (1 + z)
+//     x <  0:  z = exp(x)  is in (0, 1)           -> z / (1 + z)
+//   Both branches are the same function; each only calls exp() on a non-positive number.
+//   self is Float or Double: use TT_DISPATCH_FLOATING_TYPES and std::exp on scalar_t.
+//   Example: [-1000, 0, 1000] -> [0, 0.5, 1]; sigmoid(1) = 0.7310586.
+Tensor sigmoid(const Tensor& self) {
+  // BEGIN SOLUTION name="tinytorch::native::sigmoid" lesson="3. Sigmoid"
+  Tensor out = empty(self.sizes(), self.options());
+  TT_DISPATCH_FLOATING_TYPES(self.scalar_type(), "sigmoid", [&] {
+    const scalar_t* in = static_cast<const scalar_t*>(self.data_ptr());
+    scalar_t* out_data = static_cast<scalar_t*>(out.data_ptr());
+    const scalar_t one = 1;
+    const int64_t n = self.numel();
+    for (int64_t i = 0; i < n; ++i) {
+      const scalar_t x = in[i];
+      if (x >= 0) {
+        out_data[i] = one / (one + std::exp(-x));
+      } else {
+        const scalar_t z = std::exp(x);
+        out_data[i] = z / (one + z);  // also the NaN path: NaN >= 0 is false, exp(NaN) is NaN
+      }
+    }
+  });
+  return out;
+  // END SOLUTION
+}
+
+// TODO: softmax(self, dim) -- exp(x) / sum(exp(x)) along `dim`, computed stably.
+//   A contiguous tensor of sizes (d0, ..., dk) seen along `dim` is a 3-D block (outer, n, inner):
+//     outer = product of the sizes before dim, n = self.size(dim), inner = product of those after.
+//   Element (o, j, i) lives at o * n * inner + j * inner + i; a "row" is j = 0..n-1 for fixed (o, i).
+//   For every row:
+//     1. m = the row's maximum (start from -infinity: std::numeric_limits<scalar_t>::infinity()).
+//     2. e_j = exp(x_j - m)  (every exponent is <= 0: nothing overflows), total = sum of e_j.
+//     3. out_j = e_j / total.
+//   A row of all -inf has m = -inf and x - m = NaN: the result is NaN, exactly as LibTorch.
+//   Example: [1, 2, 3] -> [0.0900306, 0.2447285, 0.6652410]; [1000, 1001] -> [0.2689414, 0.7310586].
+Tensor softmax(const Tensor& self, int64_t dim) {
+  // BEGIN SOLUTION name="tinytorch::native::softmax" lesson="5. Softmax"
+  Tensor out = empty(self.sizes(), self.options());
+  const int64_t n = self.size(dim);
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < dim; ++d) outer *= self.size(d);
+  for (int64_t d = dim + 1; d < self.dim(); ++d) inner *= self.size(d);
+  TT_DISPATCH_FLOATING_TYPES(self.scalar_type(), "softmax", [&] {
+    const scalar_t* in = static_cast<const scalar_t*>(self.data_ptr());
+    scalar_t* out_data = static_cast<scalar_t*>(out.data_ptr());
+    for (int64_t o = 0; o < outer; ++o) {
+      for (int64_t i = 0; i < inner; ++i) {
+        const int64_t base = o * n * inner + i;  // element j of this row is at base + j * inner
+        scalar_t m = -std::numeric_limits<scalar_t>::infinity();
+        for (int64_t j = 0; j < n; ++j) m = std::max(m, in[base + j * inner]);
+        scalar_t total = 0;
+        for (int64_t j = 0; j < n; ++j) {
+          out_data[base + j * inner] = std::exp(in[base + j * inner] - m);
+          total += out_data[base + j * inner];
+        }
+        for (int64_t j = 0; j < n; ++j) out_data[base + j * inner] /= total;
+      }
+    }
+  });
+  return out;
+  // END SOLUTION
+}
+
+// TODO: log_softmax(self, dim) -- log(softmax(x)) along `dim`, without computing softmax first.
+//   log(exp(x_j) / sum_k exp(x_k)) = (x_j - m) - log(sum_k exp(x_k - m)) for any m; take m = max.
+//   Same rows as softmax. Per row: m, then lse = log(sum_k exp(x_k - m)), then out_j = x_j - m - lse.
+//   Why not log(softmax(x))? softmax underflows to 0 for very negative x_j and log(0) = -inf,
+//   while x_j - m - lse stays finite: log_softmax([0, -200]) in float = [0, -200], not [0, -inf].
+//   Example: [1, 2, 3] -> [-2.4076059, -1.4076059, -0.4076059].
+Tensor log_softmax(const Tensor& self, int64_t dim) {
+  // BEGIN SOLUTION name="tinytorch::native::log_softmax" lesson="6. Log-softmax"
+  Tensor out = empty(self.sizes(), self.options());
+  const int64_t n = self.size(dim);
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < dim; ++d) outer *= self.size(d);
+  for (int64_t d = dim + 1; d < self.dim(); ++d) inner *= self.size(d);
+  TT_DISPATCH_FLOATING_TYPES(self.scalar_type(), "log_softmax", [&] {
+    const scalar_t* in = static_cast<const scalar_t*>(self.data_ptr());
+    scalar_t* out_data = static_cast<scalar_t*>(out.data_ptr());
+    for (int64_t o = 0; o < outer; ++o) {
+      for (int64_t i = 0; i < inner; ++i) {
+        const int64_t base = o * n * inner + i;
+        scalar_t m = -std::numeric_limits<scalar_t>::infinity();
+        for (int64_t j = 0; j < n; ++j) m = std::max(m, in[base + j * inner]);
+        scalar_t total = 0;
+        for (int64_t j = 0; j < n; ++j) total += std::exp(in[base + j * inner] - m);
+        const scalar_t log_total = std::log(total);
+        for (int64_t j = 0; j < n; ++j) out_data[base + j * inner] = in[base + j * inner] - m - log_total;
+      }
+    }
+  });
+  return out;
+  // END SOLUTION
+}
+
+}  // namespace native
+}  // namespace tinytorch

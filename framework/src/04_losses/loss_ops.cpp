@@ -1,0 +1,183 @@
+// Module 04 (Losses), the given part: the public torch:: loss functions (LibTorch's shape and dtype
+// checks, then your kernels from losses.cpp), the reduction helper, label smoothing, and two losses
+// written entirely with tensor ops: binary_cross_entropy_with_logits and smooth_l1_loss.
+#include <cmath>
+
+#include "tinytorch/activations.h"
+#include "tinytorch/dispatch.h"
+#include "tinytorch/functions.h"
+#include "tinytorch/kernels.h"
+#include "tinytorch/losses.h"
+
+namespace tinytorch {
+namespace {
+
+void check_reduction(int64_t reduction) {
+  TT_CHECK(reduction >= Reduction::None && reduction < Reduction::END, "Unknown reduction: ", reduction,
+           " (use at::Reduction::None, Mean or Sum)");
+}
+
+// nll_loss's checks, in ATen's order, on an (N, C) input and an (N) target.
+void check_nll_arguments(const Tensor& self, const Tensor& target, const Tensor& weight) {
+  TT_CHECK(target.scalar_type() == kLong, "expected scalar type Long but found ", target.scalar_type());
+  TT_CHECK(self.dim() > 0 && self.dim() <= 2, "input tensor should be 1D or 2D");
+  TT_CHECK(target.dim() <= 1, "0D or 1D target tensor expected, multi-target not supported");
+  const bool no_batch_dim = self.dim() == 1 && target.dim() == 0;
+  TT_CHECK(no_batch_dim || self.size(0) == target.size(0), "size mismatch (got input: ", self.sizes(),
+           ", target: ", target.sizes(), ")");
+  TT_CHECK(self.is_floating_point(), "\"nll_loss_out_frame\" not implemented for '", self.scalar_type(), "'");
+  const int64_t classes = self.size(-1);
+  TT_CHECK(!weight.defined() || weight.numel() == classes, "weight tensor should be defined either for all ",
+           classes, " classes or no classes but got weight tensor of shape: ", weight.sizes());
+}
+
+// The (N, C) / (N) form the kernels take: a (C) input with a () target is one sample.
+struct Batched {
+  Tensor input, target;
+  bool unbatched;
+};
+Batched as_batch(const Tensor& self, const Tensor& target) {
+  if (self.dim() == 1) return {self.unsqueeze(0), target.reshape({1}), true};
+  return {self, target, false};
+}
+
+// A 1-sample result for reduction None goes back to the unbatched shape ().
+Tensor unbatch(const Tensor& result, bool unbatched, int64_t reduction) {
+  return unbatched && reduction == Reduction::None ? result.reshape({}) : result;
+}
+
+// Weights in the input's dtype, contiguous, or undefined.
+Tensor prepare_weight(const Tensor& weight, ScalarType dtype) {
+  return weight.defined() ? native::to_dtype(weight, dtype).contiguous() : Tensor();
+}
+
+}  // namespace
+
+namespace native {
+
+Tensor apply_loss_reduction(const Tensor& loss, int64_t reduction) {
+  check_reduction(reduction);
+  if (reduction == Reduction::Mean) return loss.mean();
+  if (reduction == Reduction::Sum) return loss.sum();
+  return loss;
+}
+
+}  // namespace native
+
+Tensor mse_loss(const Tensor& self, const Tensor& target, int64_t reduction) {
+  check_reduction(reduction);
+  const ScalarType type = result_type(self, target);
+  TT_CHECK(isFloatingType(type), "\"mse_cpu\" not implemented for '", type, "'");
+  return native::mse_loss(self, target, reduction);
+}
+
+Tensor nll_loss(const Tensor& self, const Tensor& target, const Tensor& weight, int64_t reduction,
+                int64_t ignore_index) {
+  check_reduction(reduction);
+  check_nll_arguments(self, target, weight);
+  const Batched batch = as_batch(self, target);
+  Tensor result = native::nll_loss(batch.input.contiguous(), batch.target.contiguous(),
+                                   prepare_weight(weight, self.scalar_type()), reduction, ignore_index);
+  result = unbatch(result, batch.unbatched, reduction);
+  OpAttributes attributes;  // for module 06's backward: which reduction and which index is ignored
+  attributes.dim = reduction;
+  attributes.index = ignore_index;
+  record_op("nll_loss", {self, target, weight}, {result}, attributes);
+  return result;
+}
+
+Tensor cross_entropy_loss(const Tensor& self, const Tensor& target, const Tensor& weight, int64_t reduction,
+                          int64_t ignore_index, double label_smoothing) {
+  check_reduction(reduction);
+  TT_CHECK(label_smoothing >= 0.0 && label_smoothing <= 1.0,
+           "label_smoothing must be between 0.0 and 1.0. Got: ", label_smoothing);
+  TT_CHECK(self.dim() > 0 && self.dim() <= 2, "input tensor should be 1D or 2D");
+  TT_CHECK(target.dim() <= 1, "0D or 1D target tensor expected, multi-target not supported");
+  const Batched batch = as_batch(self, target);
+  TT_CHECK(batch.input.size(0) == batch.target.size(0), "Expected input batch_size (", batch.input.size(0),
+           ") to match target batch_size (", batch.target.size(0), ").");
+  if (label_smoothing == 0.0) {
+    return unbatch(native::cross_entropy(batch.input, batch.target, weight, reduction, ignore_index),
+                   batch.unbatched, reduction);
+  }
+
+  // Label smoothing: loss = (1 - eps) * nll + (eps / C) * sum over classes c of -w_c * log p_c,
+  // the second term with the same ignore rule and the same mean denominator as nll.
+  const Tensor log_probs = log_softmax(batch.input, 1);
+  const Tensor nll = nll_loss(log_probs, batch.target, weight, reduction, ignore_index);
+  const int64_t classes = batch.input.size(1);
+  const Tensor class_weight = prepare_weight(weight, log_probs.scalar_type());
+  const Tensor weighted = class_weight.defined() ? log_probs * class_weight : log_probs;
+  const Tensor kept = batch.target.ne(ignore_index).to(log_probs.scalar_type());  // 0 where ignored
+  Tensor smooth = -weighted.sum({1}) * kept;
+  if (reduction == Reduction::Sum) {
+    smooth = smooth.sum();
+  } else if (reduction == Reduction::Mean) {
+    double denominator = 0;  // the weights nll's mean divides by
+    const Tensor targets = batch.target.contiguous();
+    const int64_t* t = targets.data_ptr<int64_t>();
+    const Tensor w = class_weight.defined() ? native::to_dtype(class_weight, kDouble) : Tensor();
+    for (int64_t n = 0; n < targets.numel(); ++n) {
+      if (t[n] != ignore_index) denominator += w.defined() ? w.data_ptr<double>()[t[n]] : 1.0;
+    }
+    smooth = smooth.sum() / denominator;
+  }
+  return unbatch(nll * (1.0 - label_smoothing) + smooth * (label_smoothing / static_cast<double>(classes)),
+                 batch.unbatched, reduction);
+}
+
+Tensor binary_cross_entropy(const Tensor& self, const Tensor& target, const Tensor& weight, int64_t reduction) {
+  check_reduction(reduction);
+  TT_CHECK(self.sizes() == target.sizes(), "Using a target size (", target.sizes(),
+           ") that is different to the input size (", self.sizes(),
+           ") is deprecated. Please ensure they have the same size.");
+  TT_CHECK(target.scalar_type() == self.scalar_type(), "Found dtype ", target.scalar_type(), " but expected ",
+           self.scalar_type());
+  TT_CHECK(self.is_floating_point(), "\"binary_cross_entropy\" not implemented for '", self.scalar_type(), "'");
+  const Tensor full_weight =
+      weight.defined() ? native::to_dtype(weight, self.scalar_type()).expand(self.sizes()).contiguous() : Tensor();
+  Tensor result = native::binary_cross_entropy(self.contiguous(), target.contiguous(), full_weight, reduction);
+  OpAttributes attributes;
+  attributes.dim = reduction;
+  record_op("binary_cross_entropy", {self, target, weight}, {result}, attributes);
+  return result;
+}
+
+// Stable form of -[y log sigmoid(x) + (1 - y) log(1 - sigmoid(x))] = (1 - y) x + log(1 + exp(-x)),
+// with log(1 + exp(-x)) = m + log(exp(-m) + exp(-x - m)), m = max(-x, 0): no exp() of a positive number.
+// pos_weight l scales the positive term: (1 - y) x + (1 + (l - 1) y) log(1 + exp(-x)).
+Tensor binary_cross_entropy_with_logits(const Tensor& self, const Tensor& target, const Tensor& weight,
+                                        const Tensor& pos_weight, int64_t reduction) {
+  check_reduction(reduction);
+  TT_CHECK(self.sizes() == target.sizes(), "Target size (", target.sizes(), ") must be the same as input size (",
+           self.sizes(), ")");
+  TT_CHECK(self.is_floating_point(), "\"binary_cross_entropy_with_logits\" not implemented for '",
+           self.scalar_type(), "'");
+  const Tensor m = (-self).clamp(0);
+  const Tensor log_one_plus_exp = ((-m).exp() + (-self - m).exp()).log() + m;  // log(1 + exp(-x))
+  Tensor loss;
+  if (pos_weight.defined()) {
+    const Tensor log_weight = (pos_weight - 1) * target + 1;
+    loss = (1 - target) * self + log_weight * log_one_plus_exp;
+  } else {
+    loss = (1 - target) * self + log_one_plus_exp;
+  }
+  if (weight.defined()) loss = loss * weight;
+  return native::apply_loss_reduction(loss, reduction);
+}
+
+// |d| < beta: 0.5 d^2 / beta (smooth near 0); else |d| - 0.5 beta (linear: outliers pull gently).
+Tensor smooth_l1_loss(const Tensor& self, const Tensor& target, int64_t reduction, double beta) {
+  check_reduction(reduction);
+  TT_CHECK(beta >= 0, "smooth_l1_loss does not support negative values for beta.");
+  const ScalarType type = result_type(self, target);
+  TT_CHECK(isFloatingType(type), "\"smooth_l1_cpu\" not implemented for '", type, "'");
+  const Tensor distance = (self - target).abs();
+  if (beta == 0.0) return native::apply_loss_reduction(distance, reduction);  // L1
+  const Tensor inside = distance.lt(beta).to(distance.scalar_type());      // 1 where quadratic
+  const Tensor capped = distance.clamp(std::nullopt, beta);                // keeps inf * 0 out of the sum
+  const Tensor loss = inside * (capped * capped * (0.5 / beta)) + (1 - inside) * (distance - 0.5 * beta);
+  return native::apply_loss_reduction(loss, reduction);
+}
+
+}  // namespace tinytorch

@@ -1,0 +1,47 @@
+// Module 05, learner file: Stack<>, the collation that turns B examples into one batch. B data
+// tensors of shape [...] become one [B, ...] tensor (torch::stack, given), and likewise the targets.
+#include <utility>
+#include <vector>
+
+#include "tinytorch/data/tensor_ops.h"
+#include "tinytorch/data/transforms/stack.h"
+#include "tinytorch/errors.h"
+
+namespace tinytorch {
+namespace data {
+namespace transforms {
+
+// TODO: Stack<Example<>>::apply_batch -- collect the examples' data tensors and stack them; do the
+// same with the targets. Refuse an empty batch. When every target is undefined (a TensorDataset of
+// one tensor), the batch target stays undefined; refuse a mix of defined and undefined targets.
+Example<> Stack<Example<>>::apply_batch(std::vector<Example<>> examples) {
+  // BEGIN SOLUTION name="tinytorch::data::transforms::Stack<Example<>>::apply_batch" lesson="5. Collation"
+  TT_CHECK(!examples.empty(), "Stack: cannot collate an empty batch of examples");
+  const bool with_targets = examples.front().target.defined();
+  std::vector<Tensor> data, targets;
+  data.reserve(examples.size());
+  targets.reserve(examples.size());
+  for (Example<>& example : examples) {
+    TT_CHECK(example.target.defined() == with_targets,
+             "Stack: some examples have a target and some do not; a batch needs all or none");
+    data.push_back(std::move(example.data));
+    if (with_targets) targets.push_back(std::move(example.target));
+  }
+  return {tinytorch::stack(data), with_targets ? tinytorch::stack(targets) : Tensor()};
+  // END SOLUTION
+}
+
+// TODO: Stack<TensorExample>::apply_batch -- the same for examples without targets: stack the data.
+TensorExample Stack<TensorExample>::apply_batch(std::vector<TensorExample> examples) {
+  // BEGIN SOLUTION name="tinytorch::data::transforms::Stack<TensorExample>::apply_batch" lesson="5. Collation"
+  TT_CHECK(!examples.empty(), "Stack: cannot collate an empty batch of examples");
+  std::vector<Tensor> data;
+  data.reserve(examples.size());
+  for (TensorExample& example : examples) data.push_back(std::move(example.data));
+  return tinytorch::stack(data);
+  // END SOLUTION
+}
+
+}  // namespace transforms
+}  // namespace data
+}  // namespace tinytorch

@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# Milestones end to end through the real `tito`: a workspace with only module 01 is refused for
+# milestone 01; `--reference` runs but records nothing; completing module 03 announces milestones
+# 01 and 02; after modules 01-05 (reference code) milestones 01 and 02 pass and are recorded with
+# their measured values and pictures; milestone 03 is refused naming its missing modules; and a
+# fake milestone (a scratch TITO_HOME) whose program reports a value below its gate, crashes
+# after a good value, or prints no result line fails each part with a clear message.
+set -euo pipefail
+: "${TITO:?set TITO to the tito binary}" "${TINYTORCH_SOURCE_DIR:?}"
+export CI=1 NO_COLOR=1
+export TITO_HOME="$TINYTORCH_SOURCE_DIR"
+
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+cd "$scratch"
+fail() { echo "FAIL: $1"; [ -n "${2:-}" ] && echo "$2"; exit 1; }
+expect() { echo "$1" | grep -qF -- "$2" || fail "expected \"$2\" in the output of $3" "$1"; }
+
+"$TITO" init ws >/dev/null
+cd ws
+record=.tito/milestones.json
+
+echo "== only module 01 complete: milestone 01 is refused"
+"$TITO" module start 01 --reference >/dev/null
+"$TITO" module complete 01 >/dev/null
+set +e
+out=$("$TITO" milestone run perceptron 2>&1)
+status=$?
+set -e
+[ "$status" -eq 1 ] || fail "milestone 01 ran (exit $status) with only module 01 complete" "$out"
+expect "$out" "milestone 01 (Perceptron, 1958) is locked" "a locked run"
+expect "$out" "modules 02 Activations and 03 Layers" "a locked run"
+expect "$out" "fix: tito module start 02" "a locked run"
+[ ! -e "$record" ] || fail "a refused run wrote $record"
+
+echo "== --reference runs a locked milestone and records nothing"
+out=$("$TITO" milestone run xor --reference 2>&1) || fail "milestone 02 --reference failed" "$out"
+expect "$out" "measured: part 1 accuracy = 0.75" "milestone run 02 --reference"
+expect "$out" "Nothing was recorded" "milestone run 02 --reference"
+[ ! -e "$record" ] || fail "--reference wrote $record"
+
+echo "== modules 02-05 with reference code"
+for number in 02 03 04 05; do
+  "$TITO" module start "$number" --reference >/dev/null || fail "tito module start $number --reference failed"
+  out=$("$TITO" module complete "$number" 2>&1) || fail "tito module complete $number failed" "$out"
+  if [ "$number" = 03 ]; then
+    expect "$out" "Milestone 01 (Perceptron, 1958) is ready to run on your code: tito milestone run 01" "module complete 03"
+    expect "$out" "Milestone 02 (XOR Crisis, 1969) is ready to run on your code: tito milestone run 02" "module complete 03"
+  fi
+done
+out=$("$TITO" milestone status)
+expect "$out" "01 (Perceptron, 1958)  ready" "milestone status"
+expect "$out" "03 (MLP Revival, 1986)  locked - needs modules 06" "milestone status"
+
+echo "== milestones 01 and 02 pass on the learner's code and are recorded"
+out=$("$TITO" milestone run 01 2>&1) || fail "milestone 01 did not pass" "$out"
+expect "$out" "Part 1 passed: accuracy = " "milestone run 01"
+expect "$out" "Milestone 01 (Perceptron, 1958) achieved" "milestone run 01"
+expect "$out" "The learned decision boundary" "milestone run 01 (its streamed output)"
+out=$("$TITO" milestone run 2 2>&1) || fail "milestone 02 did not pass" "$out"
+expect "$out" "Part 1 passed: accuracy = 0.75 meets the gate accuracy == 0.75" "milestone run 02"
+python3 - "$record" <<'PY' || fail "milestones.json does not hold both passes" "$(cat "$record")"
+import json, sys
+record = json.load(open(sys.argv[1]))["milestones"]
+one, two = record["01"]["parts"]["1"], record["02"]["parts"]["1"]
+assert one["status"] == "passed" and one["value"] >= 0.95 and one["gate"] == "accuracy >= 0.95", one
+assert two["status"] == "passed" and two["value"] == 0.75 and two["gate"] == "accuracy == 0.75", two
+assert one["passed_at"] and two["passed_at"] and one["seconds"] > 0
+assert record["01"]["achieved_at"] and record["02"]["achieved_at"]
+PY
+grep -q "<svg" milestones/01_perceptron/decision_boundary.svg || fail "milestone 01 drew no SVG"
+grep -q "<svg" milestones/02_xor/xor_best_line.svg || fail "milestone 02 drew no SVG"
+out=$("$TITO" milestone status)
+expect "$out" "Milestones passed: 2/6" "milestone status"
+expect "$out" "01 (Perceptron, 1958)  passed" "milestone status"
+
+echo "== --reference after a pass still records nothing"
+before=$(sha256sum "$record")
+"$TITO" milestone run 01 --reference >/dev/null || fail "milestone 01 --reference failed"
+[ "$before" = "$(sha256sum "$record")" ] || fail "--reference changed $record"
+
+echo "== milestone 03 is refused, naming the missing modules"
+set +e
+out=$("$TITO" milestone run mlp 2>&1)
+status=$?
+set -e
+[ "$status" -eq 1 ] || fail "milestone 03 was not refused (exit $status)" "$out"
+expect "$out" "milestone 03 (MLP Revival, 1986) is locked" "milestone run 03"
+expect "$out" "06 " "milestone run 03"
+expect "$out" "08 " "milestone run 03"
+expect "$out" "fix: tito module start 06" "milestone run 03"
+
+echo "== a fake milestone: below the gate, a crash after a good value, no result line"
+home="$scratch/home"
+mkdir -p "$home/milestones/09_2099_fake"
+ln -s "$TINYTORCH_SOURCE_DIR/curriculum" "$home/curriculum"
+ln -s "$TINYTORCH_SOURCE_DIR/framework" "$home/framework"
+cat > "$home/milestones/09_2099_fake/milestone.json" <<'JSON'
+{"id": "09", "year": 2099, "slug": "fake", "title": "Fake", "summary": "a test fixture",
+ "parts": [
+  {"number": 1, "title": "Too low", "program": "low.cpp", "required_modules": ["01"],
+   "gate": {"metric": "accuracy", "comparison": ">=", "value": 0.95}},
+  {"number": 2, "title": "Crashes", "program": "crash.cpp", "required_modules": ["01"],
+   "gate": {"metric": "accuracy", "comparison": ">=", "value": 0.95}},
+  {"number": 3, "title": "Silent", "program": "silent.cpp", "required_modules": ["01"],
+   "gate": {"metric": "accuracy", "comparison": ">=", "value": 0.95}, "limits": {"time_s": 60}}]}
+JSON
+cat > "$home/milestones/09_2099_fake/low.cpp" <<'CPP'
+#include <cstdio>
+int main() {
+  std::printf("passed! (a program's own claim counts for nothing)\n");
+  std::printf("TITO_RESULT {\"part\":1,\"metric\":\"accuracy\",\"value\":0.5}\n");
+}
+CPP
+cat > "$home/milestones/09_2099_fake/crash.cpp" <<'CPP'
+#include <cstdio>
+#include <cstdlib>
+int main() {
+  std::printf("TITO_RESULT {\"part\":2,\"metric\":\"accuracy\",\"value\":0.99}\n");
+  std::fflush(stdout);
+  std::abort();
+}
+CPP
+cat > "$home/milestones/09_2099_fake/silent.cpp" <<'CPP'
+#include <cstdio>
+int main() { std::printf("I measured nothing\n"); }
+CPP
+set +e
+out=$(TITO_HOME="$home" "$TITO" milestone run fake 2>&1)
+status=$?
+set -e
+[ "$status" -eq 1 ] || fail "the fake milestone passed (exit $status)" "$out"
+expect "$out" "Part 1 failed: accuracy = 0.5 does not meet the gate accuracy >= 0.95" "the fake milestone"
+expect "$out" "Part 2 failed: the program did not finish: it crashed with SIGABRT" "the fake milestone"
+expect "$out" "Part 3 failed: the program printed no result for part 3" "the fake milestone"
+expect "$out" "Milestone 09 (Fake, 2099) is not achieved yet" "the fake milestone"
+python3 - "$record" <<'PY' || fail "the fake milestone's failures were not recorded" "$(cat "$record")"
+import json, sys
+parts = json.load(open(sys.argv[1]))["milestones"]["09"]["parts"]
+assert [parts[p]["status"] for p in "123"] == ["failed"] * 3, parts
+assert parts["1"]["value"] == 0.5 and parts["3"]["value"] is None and parts["1"]["passed_at"] is None
+PY
+
+echo "milestones: all checks passed"

@@ -1,0 +1,381 @@
+// Milestones: the milestone.json schema, alias resolution, TITO_RESULT parsing, gate evaluation,
+// tito's verdict per part, the results record in .tito/milestones.json, and run_program (build a
+// program against the framework, stream its output, survive its crash).
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <random>
+
+#include "core/errors.h"
+#include "core/files.h"
+#include "core/milestone.h"
+#include "core/milestone_record.h"
+#include "run/module_test_runner.h"
+
+namespace fs = std::filesystem;
+using namespace tito;
+
+namespace {
+
+struct ScratchDir {
+  fs::path root;
+  ScratchDir() {
+    std::random_device random;
+    root = fs::temp_directory_path() / ("tito_test_milestone_" + std::to_string(random()));
+    fs::create_directories(root);
+  }
+  ~ScratchDir() {
+    std::error_code ignored;
+    fs::remove_all(root, ignored);
+  }
+};
+
+const char* kTwoParts = R"({
+  "id": "07", "year": 1999, "slug": "demo", "title": "Demo", "aliases": ["dem", "showcase"],
+  "required_modules": ["01", "02", "04"],
+  "parts": [
+    {"number": 2, "title": "Second", "program": "b.cpp", "required": false, "required_modules": ["01", "04"],
+     "gate": {"metric": "loss", "comparison": "<=", "value": 1.2}},
+    {"number": 1, "title": "First", "program": ["a.cpp", "a2.cpp"], "required_modules": ["01", "02"],
+     "gate": {"metric": "accuracy", "comparison": ">=", "value": 0.9}, "limits": {"time_s": 20, "memory_mb": 300}}
+  ]})";
+
+MilestoneGate gate(const std::string& comparison, double value) { return {"accuracy", comparison, value}; }
+
+ProgressState completed(std::initializer_list<const char*> modules) {
+  ProgressState progress;
+  for (const char* module : modules) {
+    progress.modules[module].started_at = "2026-01-01T00:00:00Z";
+    progress.modules[module].completed_at = "2026-01-01T00:00:00Z";
+  }
+  return progress;
+}
+
+PartRecord run_result(bool passed, double value, const std::string& at) {
+  PartRecord record;
+  record.passed = passed;
+  record.value = value;
+  record.metric = "accuracy";
+  record.gate = "accuracy >= 0.9";
+  record.seconds = 1.5;
+  record.at = at;
+  record.message = passed ? "" : "too low";
+  return record;
+}
+
+}  // namespace
+
+TEST_CASE("gates compare the measured value as milestone.json says", "[milestone]") {
+  CHECK(gate_passes(gate(">=", 0.95), 0.95));
+  CHECK(gate_passes(gate(">=", 0.95), 0.97));
+  CHECK_FALSE(gate_passes(gate(">=", 0.95), 0.9499));
+  CHECK(gate_passes(gate(">", 0.5), 0.51));
+  CHECK_FALSE(gate_passes(gate(">", 0.5), 0.5));
+  CHECK(gate_passes(gate("<=", 1.2), 1.2));
+  CHECK_FALSE(gate_passes(gate("<", 1.2), 1.2));
+  // "==" is exact up to round-off: 0.75 passes, 1.0 (impossible for one layer on XOR) and 0.5 fail.
+  CHECK(gate_passes(gate("==", 0.75), 3.0 / 4));
+  CHECK(gate_passes(gate("==", 0.75), 0.75 + 1e-12));
+  CHECK_FALSE(gate_passes(gate("==", 0.75), 1.0));
+  CHECK_FALSE(gate_passes(gate("==", 0.75), 0.5));
+  CHECK(gate_passes(gate("!=", 0.75), 0.5));
+  CHECK_FALSE(gate_passes(gate("!=", 0.75), 0.75));
+}
+
+TEST_CASE("a NaN or infinite measurement never passes, and an unknown comparison is an error", "[milestone]") {
+  CHECK_FALSE(gate_passes(gate(">=", 0.5), std::numeric_limits<double>::quiet_NaN()));
+  CHECK_FALSE(gate_passes(gate("!=", 0.5), std::numeric_limits<double>::quiet_NaN()));
+  CHECK_FALSE(gate_passes(gate(">=", 0.5), std::numeric_limits<double>::infinity()));
+  CHECK_THROWS_AS(gate_passes(gate("=>", 0.5), 1.0), std::invalid_argument);
+  CHECK(gate(">=", 0.95).describe() == "accuracy >= 0.95");
+}
+
+TEST_CASE("result lines are read from the program's output", "[milestone]") {
+  auto result = parse_result_line(R"(TITO_RESULT {"part":1,"metric":"accuracy","value":0.97})");
+  REQUIRE(result);
+  CHECK(result->part == 1);
+  CHECK(result->metric == "accuracy");
+  CHECK(result->value == 0.97);
+  auto integral = parse_result_line("TITO_RESULT {\"metric\": \"accuracy\", \"value\": 1, \"part\": 2}\r");
+  REQUIRE(integral);
+  CHECK(integral->value == 1.0);
+  CHECK(integral->part == 2);
+
+  CHECK_FALSE(parse_result_line("epoch 3: accuracy 0.97"));
+  CHECK_FALSE(parse_result_line("  TITO_RESULT {\"part\":1}"));  // only at the start of a line
+  CHECK_FALSE(parse_result_line("passed"));
+  CHECK_THROWS_AS(parse_result_line("TITO_RESULT {part:1}"), std::invalid_argument);
+  CHECK_THROWS_AS(parse_result_line(R"(TITO_RESULT {"part":1,"metric":"accuracy"})"), std::invalid_argument);
+  CHECK_THROWS_AS(parse_result_line(R"(TITO_RESULT {"part":1,"metric":"accuracy","value":"0.97"})"),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(parse_result_line(R"(TITO_RESULT {"part":1.5,"metric":"accuracy","value":0.9})"),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(parse_result_line("TITO_RESULT [1, 2]"), std::invalid_argument);
+}
+
+TEST_CASE("milestone.json: parts sorted, programs, limits, required flags and the union of modules", "[milestone]") {
+  Milestone m = milestone_from_json_text(kTwoParts, "/nowhere/07_1999_demo");
+  CHECK(m.label() == "07 (Demo, 1999)");
+  CHECK(m.output_folder() == "07_demo");
+  REQUIRE(m.parts.size() == 2);
+  CHECK(m.parts[0].number == 1);
+  CHECK(m.parts[0].programs == std::vector<std::string>{"a.cpp", "a2.cpp"});
+  CHECK(m.parts[0].required);
+  CHECK(m.parts[0].time_limit_s == 20);
+  CHECK(m.parts[0].memory_limit_mb == 300);
+  CHECK(m.parts[0].gate.describe() == "accuracy >= 0.9");
+  CHECK(m.parts[1].programs == std::vector<std::string>{"b.cpp"});
+  CHECK_FALSE(m.parts[1].required);
+  CHECK(m.parts[1].time_limit_s == 600);  // the generous default
+  CHECK(m.required_modules == std::vector<std::string>{"01", "02", "04"});
+  CHECK(m.part(2) == &m.parts[1]);
+  CHECK(m.part(3) == nullptr);
+  CHECK_FALSE(m.implemented());  // its programs do not exist
+}
+
+TEST_CASE("milestone.json mistakes are caught when it is read", "[milestone]") {
+  // A top-level list that is not the union of the parts'.
+  CHECK_THROWS(milestone_from_json_text(
+      R"({"id":"01","required_modules":["01"],"parts":[{"number":1,"program":"a.cpp","required_modules":["01","02"],
+         "gate":{"metric":"accuracy","comparison":">=","value":0.9}}]})",
+      "/x"));
+  // A part without a gate, with a bad comparison, or without a program.
+  CHECK_THROWS(milestone_from_json_text(R"({"id":"01","parts":[{"number":1,"program":"a.cpp","required_modules":[]}]})", "/x"));
+  CHECK_THROWS(milestone_from_json_text(
+      R"({"id":"01","parts":[{"number":1,"program":"a.cpp","required_modules":[],
+         "gate":{"metric":"accuracy","comparison":"=>","value":0.9}}]})",
+      "/x"));
+  CHECK_THROWS(milestone_from_json_text(
+      R"({"id":"01","parts":[{"number":1,"program":[],"required_modules":[],
+         "gate":{"metric":"accuracy","comparison":">=","value":0.9}}]})",
+      "/x"));
+  // Without parts (not written yet) the declared list stands.
+  Milestone planned = milestone_from_json_text(R"({"id":"05","required_modules":["02","01"]})", "/x");
+  CHECK(planned.required_modules == std::vector<std::string>{"01", "02"});
+  CHECK_FALSE(planned.implemented());
+}
+
+TEST_CASE("the repository's milestones resolve by number, name and alias", "[milestone]") {
+  const auto milestones = load_milestones(TITO_SOURCE_DIR);
+  REQUIRE(milestones.size() >= 6);
+  CHECK(resolve_milestone(milestones, "1").id == "01");
+  CHECK(resolve_milestone(milestones, "01").id == "01");
+  CHECK(resolve_milestone(milestones, "perceptron").id == "01");
+  CHECK(resolve_milestone(milestones, "Perceptron").id == "01");
+  CHECK(resolve_milestone(milestones, "01_1958_perceptron").id == "01");
+  CHECK(resolve_milestone(milestones, "xor").id == "02");
+  CHECK(resolve_milestone(milestones, " XOR ").id == "02");
+  CHECK(resolve_milestone(milestones, "mlp").id == "03");
+  CHECK(resolve_milestone(milestones, "cnn").id == "04");
+  CHECK(resolve_milestone(milestones, "transformer").id == "05");
+  CHECK(resolve_milestone(milestones, "mlperf").id == "06");
+  try {
+    resolve_milestone(milestones, "lstm");
+    FAIL("an unknown milestone was accepted");
+  } catch (const UserError& error) {
+    CHECK(error.exit_code() == kExitUsage);
+    CHECK(error.problem().find("01 perceptron") != std::string::npos);
+    CHECK(error.fix() == "tito milestone list");
+  }
+  CHECK_THROWS_AS(resolve_milestone(milestones, "7"), UserError);
+}
+
+TEST_CASE("milestones 01 and 02 are written, with their gates", "[milestone]") {
+  const auto milestones = load_milestones(TITO_SOURCE_DIR);
+  const Milestone& perceptron = resolve_milestone(milestones, "perceptron");
+  const Milestone& xor_crisis = resolve_milestone(milestones, "xor");
+  for (const Milestone* m : {&perceptron, &xor_crisis}) {
+    CHECK(m->implemented());
+    CHECK(m->required_modules == std::vector<std::string>{"01", "02", "03"});
+    REQUIRE(m->parts.size() == 1);
+    CHECK(m->parts[0].required);
+    CHECK_FALSE(m->story.empty());
+  }
+  CHECK(perceptron.parts[0].gate.describe() == "accuracy >= 0.95");
+  CHECK(xor_crisis.parts[0].gate.describe() == "accuracy == 0.75");
+}
+
+TEST_CASE("locked and newly runnable milestones follow module completion", "[milestone]") {
+  const auto milestones = load_milestones(TITO_SOURCE_DIR);
+  const Milestone& perceptron = resolve_milestone(milestones, "01");
+  CHECK(missing_modules(perceptron, completed({"01"})) == std::vector<std::string>{"02", "03"});
+  CHECK(missing_modules(perceptron, completed({"01", "02", "03"})).empty());
+
+  const auto after_03 = milestones_runnable_after(milestones, "03", completed({"01", "02", "03"}));
+  REQUIRE(after_03.size() == 2);
+  CHECK(after_03[0]->id == "01");
+  CHECK(after_03[1]->id == "02");
+  // Completing 02 while 03 is missing makes nothing runnable; completing an unrelated module neither.
+  CHECK(milestones_runnable_after(milestones, "02", completed({"01", "02"})).empty());
+  CHECK(milestones_runnable_after(milestones, "05", completed({"01", "02", "03", "05"})).empty());
+}
+
+TEST_CASE("tito's verdict: the gate decides, and a crash or a missing result line fails", "[milestone]") {
+  MilestonePart part;
+  part.number = 1;
+  part.gate = {"accuracy", ">=", 0.95};
+
+  PartVerdict good = judge_part(part, {{1, "accuracy", 0.97}}, "");
+  CHECK(good.passed);
+  CHECK(good.value == 0.97);
+  CHECK(good.message.empty());
+
+  PartVerdict low = judge_part(part, {{1, "accuracy", 0.6}}, "");
+  CHECK_FALSE(low.passed);
+  CHECK(low.value == 0.6);
+  CHECK(low.message == "accuracy = 0.6 does not meet the gate accuracy >= 0.95");
+
+  // The last value for the gate's metric counts; other metrics and other parts are ignored.
+  CHECK_FALSE(judge_part(part, {{1, "accuracy", 0.99}, {1, "accuracy", 0.5}}, "").passed);
+  CHECK(judge_part(part, {{1, "untrained_accuracy", 0.5}, {1, "accuracy", 0.96}}, "").passed);
+  PartVerdict other_part = judge_part(part, {{2, "accuracy", 0.99}}, "");
+  CHECK_FALSE(other_part.passed);
+  CHECK(other_part.message.find("printed no result for part 1") != std::string::npos);
+
+  PartVerdict silent = judge_part(part, {}, "");
+  CHECK_FALSE(silent.passed);
+  CHECK_FALSE(silent.value);
+  CHECK(silent.message.find(R"(TITO_RESULT {"part":1,"metric":"accuracy","value":...})") != std::string::npos);
+  PartVerdict wrong_metric = judge_part(part, {{1, "loss", 0.1}}, "");
+  CHECK(wrong_metric.message.find("it reported only loss") != std::string::npos);
+
+  PartVerdict crashed = judge_part(part, {{1, "accuracy", 0.99}}, "it crashed with SIGSEGV");
+  CHECK_FALSE(crashed.passed);
+  CHECK(crashed.message == "the program did not finish: it crashed with SIGSEGV (after reporting accuracy = 0.99)");
+  CHECK_FALSE(judge_part(part, {}, "it ran past its time limit").passed);
+}
+
+TEST_CASE("milestone results are recorded per part, and achievement needs every required part", "[milestone]") {
+  ScratchDir scratch;
+  const Milestone m = milestone_from_json_text(kTwoParts, scratch.root);
+  MilestoneStore store(scratch.root);
+  CHECK(store.load().empty());
+  CHECK(store.find("07") == nullptr);
+  CHECK_FALSE(is_achieved(m, store.find("07")));
+
+  // The optional part alone does not achieve it; the required part does.
+  CHECK_FALSE(store.record_part(m, 2, run_result(true, 1.0, "2026-01-01T10:00:00Z")));
+  CHECK_FALSE(is_achieved(m, store.find("07")));
+  CHECK_FALSE(store.record_part(m, 1, run_result(false, 0.5, "2026-01-01T10:05:00Z")));
+  CHECK(store.find("07")->parts.at(1).passed_at == std::nullopt);
+  CHECK(store.record_part(m, 1, run_result(true, 0.93, "2026-01-01T10:10:00Z")));
+  CHECK(is_achieved(m, store.find("07")));
+  CHECK(store.find("07")->achieved_at == "2026-01-01T10:10:00Z");
+
+  // A later failure is recorded as the latest run but does not undo the achievement.
+  CHECK_FALSE(store.record_part(m, 1, run_result(false, 0.4, "2026-01-02T09:00:00Z")));
+  MilestoneStore reloaded(scratch.root);
+  CHECK(reloaded.load().empty());
+  const MilestoneRecord* record = reloaded.find("07");
+  REQUIRE(record != nullptr);
+  const PartRecord& part1 = record->parts.at(1);
+  CHECK_FALSE(part1.passed);
+  CHECK(part1.value == 0.4);
+  CHECK(part1.message == "too low");
+  CHECK(part1.at == "2026-01-02T09:00:00Z");
+  CHECK(part1.passed_at == "2026-01-01T10:10:00Z");
+  CHECK(part1.seconds == 1.5);
+  CHECK(record->achieved_at == "2026-01-01T10:10:00Z");
+  CHECK(is_achieved(m, record));
+
+  // Written atomically: no temporary files are left beside it.
+  int files = 0;
+  for (const auto& entry : fs::directory_iterator(scratch.root)) files += entry.is_regular_file() ? 1 : 0;
+  CHECK(files == 1);
+}
+
+TEST_CASE("a damaged milestones.json is set aside and the record starts empty", "[milestone]") {
+  ScratchDir scratch;
+  {
+    std::ofstream out(scratch.root / "milestones.json");
+    out << "{\"version\": 1, \"milestones\": {\"01\": {\"parts\": {\"1\": {\"status\": \"maybe\"";
+  }
+  MilestoneStore store(scratch.root);
+  const std::string notice = store.load();
+  CHECK(notice.find("milestones.json is not valid JSON") != std::string::npos);
+  CHECK(store.records().milestones.empty());
+  CHECK_FALSE(fs::exists(scratch.root / "milestones.json"));
+  int aside = 0;
+  for (const auto& entry : fs::directory_iterator(scratch.root))
+    aside += entry.path().filename().string().rfind("milestones.json.corrupt-", 0) == 0 ? 1 : 0;
+  CHECK(aside == 1);
+
+  CHECK_THROWS(milestone_records_from_json(nlohmann::json::parse(
+      R"({"version":1,"milestones":{"01":{"parts":{"1":{"status":"maybe","at":"x"}}}}})")));
+  CHECK_THROWS(milestone_records_from_json(nlohmann::json::parse(R"({"version":2,"milestones":{}})")));
+}
+
+TEST_CASE("run_program builds a program, streams its output and reports how it ended", "[milestone][run]") {
+  Toolchain toolchain = load_toolchain(TITO_BUILD_DIR);
+  ScratchDir scratch;
+  const fs::path source = scratch.root / "program.cpp";
+  write_file_atomically(source, R"(#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <tinytorch/torch.h>
+int main(int argc, char** argv) {
+  torch::Tensor t = torch::ones({2, 2});
+  std::printf("sum %g\n", t.sum().item<double>());
+  std::printf("out %s\n", std::getenv("TITO_OUTPUT_DIR"));
+  std::printf("TITO_RESULT {\"part\":1,\"metric\":\"accuracy\",\"value\":0.5}\n");
+  std::fflush(stdout);
+  if (argc > 1 && std::strcmp(argv[1], "crash") == 0) std::abort();
+  if (argc > 1 && std::strcmp(argv[1], "hang") == 0) for (;;) {}
+  std::printf("no newline at the end");
+  return 0;
+})");
+  ProgramRequest request;
+  request.sources = {source};
+  request.build_dir = scratch.root / "build";
+  request.binary_name = "part-1";
+  request.env = {{"TITO_OUTPUT_DIR", "/somewhere"}};
+  request.time_limit_s = 20;
+  std::vector<std::string> lines;
+  std::vector<std::string> steps;
+  ProgramOutcome outcome = run_program(
+      toolchain, request, [&](const std::string& step) { steps.push_back(step); },
+      [&](const std::string& line) { lines.push_back(line); });
+  INFO(outcome.build_log);
+  REQUIRE(outcome.build_ok);
+  CHECK(outcome.exited_cleanly());
+  CHECK(outcome.failure().empty());
+  CHECK_FALSE(steps.empty());
+  CHECK(lines == std::vector<std::string>{"sum 4", "out /somewhere", R"(TITO_RESULT {"part":1,"metric":"accuracy","value":0.5})",
+                                          "no newline at the end"});
+
+  request.args = {"crash"};
+  lines.clear();
+  outcome = run_program(toolchain, request, {}, [&](const std::string& line) { lines.push_back(line); });
+  CHECK_FALSE(outcome.exited_cleanly());
+  CHECK(outcome.failure().find("crashed with SIGABRT") != std::string::npos);
+  CHECK(lines.size() == 3);  // what it printed before crashing still arrives
+
+  request.args = {"hang"};
+  request.time_limit_s = 1;
+  outcome = run_program(toolchain, request);
+  CHECK(outcome.timed_out);
+  CHECK(outcome.failure().find("time limit") != std::string::npos);
+
+  // A stop request (Ctrl-C) ends it long before its time limit.
+  request.time_limit_s = 30;
+  outcome = run_program(toolchain, request, {}, {}, [] { return true; });
+  CHECK(outcome.stopped);
+  CHECK(outcome.run_seconds < 5);
+  CHECK(outcome.failure() == "it was interrupted");
+}
+
+TEST_CASE("run_program reports a compile error without running anything", "[milestone][run]") {
+  Toolchain toolchain = load_toolchain(TITO_BUILD_DIR);
+  ScratchDir scratch;
+  write_file_atomically(scratch.root / "broken.cpp", "int main() { return undeclared_name; }\n");
+  ProgramRequest request;
+  request.sources = {scratch.root / "broken.cpp"};
+  request.build_dir = scratch.root / "build";
+  ProgramOutcome outcome = run_program(toolchain, request);
+  CHECK_FALSE(outcome.build_ok);
+  CHECK_FALSE(outcome.started);
+  CHECK(outcome.build_log.find("undeclared_name") != std::string::npos);
+  CHECK(outcome.failure() == "it did not compile");
+}

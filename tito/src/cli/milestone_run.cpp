@@ -1,0 +1,260 @@
+// `tito milestone run NN`: build a milestone's program(s) against the learner's completed modules,
+// run each part in the sandbox with its output live on screen, judge the value it measures
+// against the part's gate in milestone.json, and record the result (unless --reference).
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include "cli/commands.h"
+#include "cli/report_printer.h"
+#include "core/errors.h"
+#include "core/milestone.h"
+#include "core/milestone_record.h"
+#include "core/terminal.h"
+#include "run/module_test_runner.h"
+
+namespace tito {
+namespace {
+
+namespace fs = std::filesystem;
+constexpr std::size_t kMaxBuildLogLines = 60;
+
+struct RunOptions {
+  std::string id;
+  bool reference = false;  // the full reference library; records nothing
+  int part = 0;            // 0: every part
+};
+
+std::string module_names(const Session& session, const std::vector<std::string>& numbers) {
+  std::string names;
+  for (std::size_t i = 0; i < numbers.size(); ++i) {
+    const ModuleInfo* module = session.curriculum.find(numbers[i]);
+    if (i > 0) names += (i + 1 == numbers.size()) ? " and " : ", ";
+    names += numbers[i] + (module ? " " + module->title : "");
+  }
+  return names;
+}
+
+void refuse_if_locked(const Session& session, const Milestone& milestone) {
+  const auto missing = missing_modules(milestone, session.state());
+  if (missing.empty()) return;
+  const std::string& first = missing.front();
+  const std::string fix = session.state().is_started(first) ? "tito module complete " + first
+                                                            : "tito module start " + first;
+  throw UserError(fmt::format("milestone {} is locked: it runs on your code for module{} {}, which you have not "
+                              "completed yet",
+                              milestone.label(), missing.size() == 1 ? "" : "s", module_names(session, missing)),
+                  fix + "   (or try it on the reference code: tito milestone run " + milestone.id + " --reference)");
+}
+
+Toolchain checked_toolchain(const Installation& installation) {
+  try {
+    return load_toolchain(installation.build_dir);
+  } catch (const std::exception& error) {
+    throw UserError(fmt::format("cannot use the framework build in {}: {}", installation.build_dir.string(), error.what()),
+                    fmt::format("cmake -S {} -B {} -G Ninja && cmake --build {} -j2", installation.source_dir.string(),
+                                installation.build_dir.string(), installation.build_dir.string()));
+  }
+}
+
+// Learner code for every completed module; everything else links the reference solution libraries.
+std::map<std::string, fs::path> learner_dirs_for(const Session& session, bool reference) {
+  std::map<std::string, fs::path> dirs;
+  if (reference) return dirs;
+  for (const auto& [number, entry] : session.state().modules) {
+    const ModuleInfo* module = session.curriculum.find(number);
+    if (entry.completed() && module && !module->learner_files.empty()) dirs[number] = session.ws().module_dir(*module);
+  }
+  return dirs;
+}
+
+void print_build_failure(const ProgramOutcome& outcome, const Session& session) {
+  const Terminal& out = terminal();
+  std::cout << out.fail_mark() << " " << out.red("The milestone program did not compile against your code.")
+            << " Compiler errors (your files first):\n\n";
+  std::istringstream ordered(order_build_log(outcome.build_log, session.ws().modules_dir().string()));
+  std::size_t shown = 0;
+  for (std::string line; std::getline(ordered, line) && shown < kMaxBuildLogLines; ++shown) std::cout << "  " << line << "\n";
+  if (shown == kMaxBuildLogLines) std::cout << out.dim("  ... (more errors follow; fix these first)") << "\n";
+}
+
+std::vector<std::string> files_written_since(const fs::path& dir, fs::file_time_type since) {
+  std::vector<std::string> names;
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(dir, error)) {
+    std::error_code ignored;
+    if (entry.is_regular_file(ignored) && entry.last_write_time(ignored) >= since) names.push_back(entry.path().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+struct PartRun {
+  PartRecord record;
+  bool interrupted = false;
+};
+
+PartRun run_part(const Session& session, const Toolchain& toolchain, const Milestone& milestone, const MilestonePart& part,
+                 const RunOptions& options) {
+  const Terminal& out = terminal();
+  const fs::path output_dir = session.ws().root() / "milestones" / milestone.output_folder();
+  fs::create_directories(output_dir);
+
+  ProgramRequest request;
+  for (const auto& program : part.programs) request.sources.push_back(milestone.dir / program);
+  request.learner_dirs = learner_dirs_for(session, options.reference);
+  request.build_dir = session.ws().tito_dir() / "build" / ("milestone-" + milestone.id);
+  request.binary_name = "part-" + std::to_string(part.number);
+  request.label_prefix = "milestone " + milestone.id + "/";
+  request.env = {{"TITO_OUTPUT_DIR", output_dir.string()},
+                 {"TITO_MILESTONE_PART", std::to_string(part.number)},
+                 {"TITO_MILESTONE_DIR", milestone.dir.string()},
+                 {"TINYTORCH_NON_INTERACTIVE", "1"}};
+  request.time_limit_s = part.time_limit_s;
+  request.memory_limit_mb = part.memory_limit_mb;
+  fs::create_directories(request.build_dir);
+
+  std::cout << "\n" << out.bold(fmt::format("Part {}: {}", part.number, part.title))
+            << out.dim(fmt::format("   (gate: {}; time limit {} s)", part.gate.describe(), part.time_limit_s)) << "\n";
+  std::vector<ResultLine> results;
+  auto progress = [&out](const std::string& line) { std::cout << "  " << out.dim(line) << "\n" << std::flush; };
+  bool announced_run = false;
+  auto output = [&](const std::string& line) {
+    if (!announced_run) {
+      std::cout << out.dim("  running...") << "\n";
+      announced_run = true;
+    }
+    try {
+      if (auto result = parse_result_line(line)) {
+        results.push_back(*result);
+        std::cout << "  " << out.cyan(fmt::format("measured: part {} {} = {}", result->part, result->metric, result->value))
+                  << "\n" << std::flush;
+        return;
+      }
+    } catch (const std::invalid_argument& error) {
+      std::cout << "  " << out.yellow(fmt::format("unreadable result line ({}): {}", error.what(), line)) << "\n";
+      return;
+    }
+    std::cout << "  " << out.dim("|") << " " << line << "\n" << std::flush;
+  };
+
+  const auto started = fs::file_time_type::clock::now();
+  spdlog::info("milestone {} part {}: building{}", milestone.id, part.number, options.reference ? " (reference)" : "");
+  ProgramOutcome outcome = run_program(toolchain, request, progress, output, [] { return interrupt_requested(); });
+
+  PartRun run;
+  // Ctrl-C during the build reaches ninja too (same process group): that is no compile error.
+  run.interrupted = outcome.stopped || interrupt_requested();
+  if (run.interrupted) return run;
+  if (!outcome.build_ok) print_build_failure(outcome, session);
+  const PartVerdict verdict = judge_part(part, results, outcome.failure());
+  run.record.passed = verdict.passed;
+  run.record.value = verdict.value;
+  run.record.metric = part.gate.metric;
+  run.record.gate = part.gate.describe();
+  run.record.seconds = outcome.build_seconds + outcome.run_seconds;
+  run.record.message = verdict.message;
+  spdlog::info("milestone {} part {}: {} {}", milestone.id, part.number, verdict.passed ? "passed" : "failed", verdict.message);
+
+  for (const auto& file : files_written_since(output_dir, started)) std::cout << "  wrote " << file << "\n";
+  if (verdict.passed) {
+    std::cout << out.ok_mark() << " " << out.green(fmt::format("Part {} passed", part.number))
+              << fmt::format(": {} = {} meets the gate {} (build {:.1f} s, run {:.1f} s)\n", part.gate.metric, *verdict.value,
+                             part.gate.describe(), outcome.build_seconds, outcome.run_seconds);
+  } else {
+    std::cout << out.fail_mark() << " " << out.red(fmt::format("Part {} failed", part.number)) << ": " << verdict.message
+              << "\n";
+    if (outcome.build_ok && outcome.started)
+      std::cout << out.dim("  its full output is in " + outcome.output_file.string()) << "\n";
+  }
+  return run;
+}
+
+int run_milestone(const GlobalOptions& global, const RunOptions& options) {
+  set_cooperative_interrupts(true);  // Ctrl-C stops the program, then tito reports and exits 130
+  Session session = open_session(global, true);
+  const Terminal& out = terminal();
+  const auto milestones = load_milestones(session.installation.source_dir);
+  const Milestone& milestone = resolve_milestone(milestones, options.id);
+  if (!options.reference) refuse_if_locked(session, milestone);  // first: the learner's next step is a module
+  if (!milestone.implemented())
+    throw UserError(fmt::format("milestone {} is not available yet: its programs have not been written", milestone.label()),
+                    "tito milestone list   (to see the milestones you can run)");
+
+  std::vector<const MilestonePart*> parts;
+  for (const auto& part : milestone.parts)
+    if (options.part == 0 || part.number == options.part) parts.push_back(&part);
+  if (parts.empty())
+    throw UserError(fmt::format("milestone {} has no part {}", milestone.id, options.part),
+                    "tito milestone info " + milestone.id + "   (lists its parts)", kExitUsage);
+
+  MilestoneStore store(session.ws().tito_dir());
+  const std::string notice = store.load();
+  if (!notice.empty()) out.warning(notice);
+  const Toolchain toolchain = checked_toolchain(session.installation);
+
+  std::cout << out.bold(fmt::format("Milestone {}", milestone.label())) << (milestone.summary.empty() ? "" : " - " + milestone.summary)
+            << "\n";
+  if (options.reference)
+    std::cout << out.yellow("Reference mode: built on the reference solutions, not your code; nothing is recorded.") << "\n";
+  else
+    std::cout << out.dim(fmt::format("Built on your code for module{} {}.", milestone.required_modules.size() == 1 ? "" : "s",
+                                     fmt::join(milestone.required_modules, ", ")))
+              << "\n";
+
+  bool all_passed = true;
+  bool newly_achieved = false;
+  for (const MilestonePart* part : parts) {
+    PartRun run = run_part(session, toolchain, milestone, *part, options);
+    if (run.interrupted) {
+      std::cout << "\nInterrupted: part " << part->number << " was not recorded.\n";
+      return kExitInterrupted;
+    }
+    all_passed = all_passed && run.record.passed;
+    if (!options.reference) newly_achieved = store.record_part(milestone, part->number, run.record) || newly_achieved;
+  }
+
+  std::cout << "\n";
+  if (options.reference) {
+    std::cout << (all_passed ? "The reference code passes" : "The reference code does NOT pass")
+              << " this milestone. Nothing was recorded.\n";
+    return all_passed ? 0 : 1;
+  }
+  if (newly_achieved) {
+    std::cout << out.ok_mark() << " " << out.green(fmt::format("Milestone {} achieved", milestone.label()))
+              << " - on code you wrote yourself. Recorded in " << store.path().string() << "\n";
+  } else if (is_achieved(milestone, store.find(milestone.id))) {
+    std::cout << fmt::format("Milestone {} stays achieved (results recorded).\n", milestone.label());
+  } else {
+    std::cout << fmt::format("Milestone {} is not achieved yet; the result was recorded.\n", milestone.label());
+  }
+  if (!all_passed) {
+    out.next_step("tito milestone run " + milestone.id);
+    return 1;
+  }
+  out.next_step("tito milestone status");
+  return 0;
+}
+
+}  // namespace
+
+void register_milestone_run_command(CLI::App& group, CommandRegistry& registry) {
+  const GlobalOptions* options = &registry.options;
+  auto* run = group.add_subcommand("run", "Build a milestone on your completed modules, run it and record whether it passed");
+  auto run_options = std::make_shared<RunOptions>();
+  run->add_option("NN", run_options->id, "Milestone number or name (perceptron, xor, mlp, cnn, transformer, mlperf)")
+      ->required();
+  run->add_flag("--reference", run_options->reference,
+                "Build on the reference solutions instead of your code (a demo: records nothing)");
+  run->add_option("--part", run_options->part, "Run only this part");
+  on_chosen(run, registry, [options, run_options] { return run_milestone(*options, *run_options); });
+}
+
+}  // namespace tito

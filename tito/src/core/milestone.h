@@ -1,0 +1,98 @@
+#pragma once
+// The milestones as data: milestones/NN_YEAR_slug/milestone.json, read in full (parts, programs,
+// gates, aliases, story), and the two rules tito applies to a milestone program's output: how a
+// `TITO_RESULT {...}` line is read and how a measured value is judged against a part's gate.
+// tito decides pass or fail itself; a program never reports "passed".
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/progress_store.h"
+
+namespace tito {
+
+// A part passes when `measured <comparison> value`, e.g. accuracy >= 0.95.
+struct MilestoneGate {
+  std::string metric;      // "accuracy"
+  std::string comparison;  // one of >= > == <= < !=
+  double value = 0;
+
+  std::string describe() const;  // "accuracy >= 0.95"
+};
+
+// Throws std::invalid_argument for an unknown comparison. NaN and infinities never pass.
+// "==" and "!=" allow a relative slack of 1e-9, so 3.0/4 printed and read back equals 0.75.
+bool gate_passes(const MilestoneGate& gate, double measured);
+
+struct MilestonePart {
+  int number = 1;
+  std::string title;
+  std::vector<std::string> programs;           // .cpp files in the milestone's folder
+  bool required = true;
+  std::vector<std::string> required_modules;   // every module whose code the part runs
+  MilestoneGate gate;
+  double time_limit_s = 600;                   // generous: training on a 2-core laptop
+  std::size_t memory_limit_mb = 2048;
+};
+
+struct Milestone {
+  std::string id;    // "01"
+  int year = 0;
+  std::string slug;  // "perceptron"
+  std::string title;
+  std::string summary;
+  std::string story;
+  std::vector<std::string> aliases;
+  std::vector<MilestonePart> parts;              // sorted by number
+  std::vector<std::string> required_modules;     // the union of the parts', sorted
+  std::filesystem::path dir;                     // milestones/01_1958_perceptron
+
+  std::string label() const;                     // "01 (Perceptron, 1958)"
+  std::string output_folder() const { return id + "_" + slug; }  // "01_perceptron", under <ws>/milestones/
+  const MilestonePart* part(int number) const;
+  bool implemented() const;                      // every part's programs exist
+};
+
+// Reads every milestones/*/milestone.json under source_dir, sorted by id. Throws UserError naming
+// the file and the problem (missing key, a part without a gate, a bad comparison...).
+std::vector<Milestone> load_milestones(const std::filesystem::path& source_dir);
+Milestone milestone_from_json_text(const std::string& text, const std::filesystem::path& dir);  // for tests
+
+// "1", "01", "perceptron", "01_perceptron", "Perceptron", or an alias -> the milestone; an unknown
+// name is a usage error listing the valid ones.
+const Milestone& resolve_milestone(const std::vector<Milestone>& milestones, const std::string& text);
+
+// Modules the milestone needs that the learner has not completed, in order.
+std::vector<std::string> missing_modules(const Milestone& milestone, const ProgressState& progress);
+
+// Milestones that use `just_completed` and need nothing else: the ones completing it made runnable.
+std::vector<const Milestone*> milestones_runnable_after(const std::vector<Milestone>& milestones,
+                                                        const std::string& just_completed,
+                                                        const ProgressState& progress);
+
+// One line a milestone program prints: TITO_RESULT {"part":1,"metric":"accuracy","value":0.97}
+struct ResultLine {
+  int part = 0;
+  std::string metric;
+  double value = 0;
+};
+inline constexpr const char* kResultPrefix = "TITO_RESULT ";
+
+// nullopt when the line is not a result line; throws std::invalid_argument when it starts with the
+// prefix but its JSON is malformed or lacks part/metric/value (the program has a bug worth showing).
+std::optional<ResultLine> parse_result_line(const std::string& line);
+
+// tito's verdict on one part from what its program did and printed.
+struct PartVerdict {
+  bool passed = false;
+  std::optional<double> value;  // the measured value the gate was applied to
+  std::string message;          // why it failed (one line, naming the fix); empty when it passed
+};
+
+// `run_failure` is "" when the program exited cleanly, else why not ("it crashed with SIGSEGV ...").
+// The last result line for this part and the gate's metric counts; a crash, a time-out or a
+// non-zero exit fails the part even after a good result line.
+PartVerdict judge_part(const MilestonePart& part, const std::vector<ResultLine>& results, const std::string& run_failure);
+
+}  // namespace tito
