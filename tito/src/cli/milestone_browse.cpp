@@ -77,16 +77,6 @@ std::string wrapped(const std::string& text, std::size_t width = 96) {
 
 std::string format_value(const std::optional<double>& value) { return value ? fmt::format("{}", *value) : "none"; }
 
-// "01, 02 and 03" with each module's title.
-std::string module_names(const Session& session, const std::vector<std::string>& numbers) {
-  std::string names;
-  for (std::size_t i = 0; i < numbers.size(); ++i) {
-    const ModuleInfo* module = session.curriculum.find(numbers[i]);
-    if (i > 0) names += (i + 1 == numbers.size()) ? " and " : ", ";
-    names += numbers[i] + (module ? " " + module->title : "");
-  }
-  return names;
-}
 
 // The one command that moves a locked milestone forward.
 std::string unlock_command(const Session& session, const std::vector<std::string>& missing) {

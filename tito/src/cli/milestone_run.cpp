@@ -32,15 +32,6 @@ struct RunOptions {
   int part = 0;            // 0: every part
 };
 
-std::string module_names(const Session& session, const std::vector<std::string>& numbers) {
-  std::string names;
-  for (std::size_t i = 0; i < numbers.size(); ++i) {
-    const ModuleInfo* module = session.curriculum.find(numbers[i]);
-    if (i > 0) names += (i + 1 == numbers.size()) ? " and " : ", ";
-    names += numbers[i] + (module ? " " + module->title : "");
-  }
-  return names;
-}
 
 void refuse_if_locked(const Session& session, const Milestone& milestone) {
   const auto missing = missing_modules(milestone, session.state());

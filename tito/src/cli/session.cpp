@@ -40,4 +40,14 @@ Session open_session_if_possible(const GlobalOptions& options) {
   return session;
 }
 
+std::string module_names(const Session& session, const std::vector<std::string>& numbers) {
+  std::string names;
+  for (std::size_t i = 0; i < numbers.size(); ++i) {
+    const ModuleInfo* module = session.curriculum.find(numbers[i]);
+    if (i > 0) names += (i + 1 == numbers.size()) ? " and " : ", ";
+    names += numbers[i] + (module ? " " + module->title : "");
+  }
+  return names;
+}
+
 }  // namespace tito

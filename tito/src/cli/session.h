@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/curriculum.h"
 #include "core/installation.h"
@@ -34,5 +35,8 @@ Session open_session(const GlobalOptions& options, bool need_workspace);
 
 // Same, but a missing workspace is not an error (for commands that only enrich output with it).
 Session open_session_if_possible(const GlobalOptions& options);
+
+// "01 Tensor, 02 Activations and 03 Layers": module numbers with their titles, for messages.
+std::string module_names(const Session& session, const std::vector<std::string>& numbers);
 
 }  // namespace tito
