@@ -1,6 +1,7 @@
 // A "learner's" file with one function per way learner code goes wrong.
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
@@ -24,10 +25,11 @@ int spin() {
 
 // Allocates until the memory limit stops it, touching every page.
 std::size_t hoard() {
-  std::vector<std::vector<char>> blocks;
+  std::vector<std::unique_ptr<char[]>> blocks;
+  const std::size_t block_bytes = 16 << 20;
   while (true) {
-    blocks.emplace_back(16 << 20);
-    std::memset(blocks.back().data(), 1, blocks.back().size());
+    blocks.emplace_back(new char[block_bytes]);  // not value-initialised: each page is touched once, below
+    std::memset(blocks.back().get(), 1, block_bytes);
   }
 }
 
