@@ -15,12 +15,6 @@ using S = std::vector<int64_t>;
 namespace F = torch::nn::functional;
 
 namespace {
-template <typename T>
-std::string printed(const T& module) {
-  std::ostringstream out;
-  out << module;
-  return out.str();
-}
 void require_close(const V& actual, const V& expected, double tolerance) {
   REQUIRE(actual.size() == expected.size());
   for (size_t i = 0; i < actual.size(); ++i) CHECK(actual[i] == Approx(expected[i]).margin(tolerance));
@@ -69,10 +63,10 @@ TEST_CASE("softmax and log_softmax wrappers: dtype, dims, 0-dim and empty inputs
 }
 
 TEST_CASE("activation modules print like LibTorch and are cloneable", "[activations][modules]") {
-  CHECK(printed(torch::nn::Tanh()) == "torch::nn::Tanh()");
-  CHECK(printed(torch::nn::GELU(torch::nn::GELUOptions().approximate("tanh"))) == "torch::nn::GELU()");
-  CHECK(printed(torch::nn::LogSoftmax(1)) == "torch::nn::LogSoftmax(dim=1)");
-  CHECK(printed(torch::nn::Softmax(torch::nn::SoftmaxOptions(-1))) == "torch::nn::Softmax(dim=-1)");
+  CHECK(test_helpers::printed(torch::nn::Tanh()) == "torch::nn::Tanh()");
+  CHECK(test_helpers::printed(torch::nn::GELU(torch::nn::GELUOptions().approximate("tanh"))) == "torch::nn::GELU()");
+  CHECK(test_helpers::printed(torch::nn::LogSoftmax(1)) == "torch::nn::LogSoftmax(dim=1)");
+  CHECK(test_helpers::printed(torch::nn::Softmax(torch::nn::SoftmaxOptions(-1))) == "torch::nn::Softmax(dim=-1)");
   torch::nn::Softmax softmax(0);
   auto copy = std::dynamic_pointer_cast<torch::nn::SoftmaxImpl>(softmax->clone());
   REQUIRE(copy != nullptr);

@@ -9,27 +9,21 @@ using test_helpers::values;
 using V = std::vector<double>;
 
 namespace {
-template <typename T>
-std::string streamed(const T& value) {
-  std::ostringstream out;
-  out << value;
-  return out.str();
-}
 }  // namespace
 
 TEST_CASE("dtype names and sizes match LibTorch", "[dtype]") {
-  REQUIRE(streamed(torch::ones({1}).dtype()) == "float");
-  REQUIRE(streamed(torch::ones({1}, torch::kLong).dtype()) == "long int");
-  REQUIRE(streamed(torch::ones({1}, torch::kBool).dtype()) == "bool");
-  REQUIRE(streamed(torch::ones({1}, torch::kDouble).dtype()) == "double");
-  REQUIRE(streamed(torch::kFloat) == "Float");
+  REQUIRE(test_helpers::printed(torch::ones({1}).dtype()) == "float");
+  REQUIRE(test_helpers::printed(torch::ones({1}, torch::kLong).dtype()) == "long int");
+  REQUIRE(test_helpers::printed(torch::ones({1}, torch::kBool).dtype()) == "bool");
+  REQUIRE(test_helpers::printed(torch::ones({1}, torch::kDouble).dtype()) == "double");
+  REQUIRE(test_helpers::printed(torch::kFloat) == "Float");
   REQUIRE(std::string(torch::toString(torch::kLong)) == "Long");
   REQUIRE(torch::ones({1}).toString() == "CPUFloatType");
   REQUIRE(torch::ones({3}, torch::kDouble).element_size() == 8);
   REQUIRE(torch::ones({3}, torch::kBool).itemsize() == 1);
   REQUIRE(torch::ones({3}).nbytes() == 12);
   REQUIRE(torch::ones({2}).options().dtype() == torch::kFloat);
-  REQUIRE(streamed(torch::ones({2, 3}).sizes()) == "[2, 3]");
+  REQUIRE(test_helpers::printed(torch::ones({2, 3}).sizes()) == "[2, 3]");
 }
 
 TEST_CASE("tensor-tensor promotion follows bool < long < float < double", "[dtype][promotion]") {
@@ -91,8 +85,8 @@ TEST_CASE("Scalar and item", "[dtype]") {
   REQUIRE(torch::tensor(2.5).item().toDouble() == 2.5);
   REQUIRE(torch::tensor(3).item().isIntegral(false));
   REQUIRE(torch::tensor(true).item().isBoolean());
-  REQUIRE(streamed(torch::tensor(3).item()) == "3");
-  REQUIRE(streamed(torch::tensor(true).item()) == "true");
+  REQUIRE(test_helpers::printed(torch::tensor(3).item()) == "3");
+  REQUIRE(test_helpers::printed(torch::tensor(true).item()) == "true");
   REQUIRE(torch::tensor({{4}}).item<int64_t>() == 4);
   REQUIRE(torch::tensor(7).item<float>() == 7.0f);
   REQUIRE(torch::Scalar(3).type() == torch::kLong);

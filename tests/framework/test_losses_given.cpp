@@ -19,12 +19,6 @@ void require_close(const V& actual, const V& expected, double tolerance) {
   REQUIRE(actual.size() == expected.size());
   for (size_t i = 0; i < actual.size(); ++i) CHECK(actual[i] == Approx(expected[i]).epsilon(1e-5).margin(tolerance));
 }
-template <typename T>
-std::string printed(const T& module) {
-  std::ostringstream out;
-  out << module;
-  return out.str();
-}
 }  // namespace
 
 TEST_CASE("smooth_l1_loss: quadratic below beta, linear above, L1 at beta 0", "[losses][smooth_l1]") {
@@ -44,7 +38,7 @@ TEST_CASE("smooth_l1_loss: quadratic below beta, linear above, L1 at beta 0", "[
   CHECK_THROWS_WITH(torch::smooth_l1_loss(torch::tensor({1}), torch::tensor({2})),
                     "\"smooth_l1_cpu\" not implemented for 'Long'");
   nn::SmoothL1Loss module(nn::SmoothL1LossOptions().beta(2.0));
-  CHECK(printed(module) == "torch::nn::SmoothL1Loss");
+  CHECK(test_helpers::printed(module) == "torch::nn::SmoothL1Loss");
   CHECK(values(module(torch::zeros({2}), torch::tensor({0.5, 3.0})))[0] == Approx(1.03125));
 }
 

@@ -14,6 +14,7 @@
 
 using tinytorch::testing::AllClose;
 using tinytorch::testing::Equals;
+using tinytorch::testing::printed;
 using Sizes = std::vector<int64_t>;
 namespace F = torch::nn::functional;
 
@@ -34,12 +35,6 @@ bool all_finite(const torch::Tensor& t) {
   return true;
 }
 
-template <typename T>
-std::string printed(const T& module) {
-  std::ostringstream out;
-  out << module;
-  return out.str();
-}
 
 }  // namespace
 

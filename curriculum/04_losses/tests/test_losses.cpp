@@ -13,6 +13,7 @@
 
 using tinytorch::testing::AllClose;
 using tinytorch::testing::Equals;
+using tinytorch::testing::printed;
 using Sizes = std::vector<int64_t>;
 namespace F = torch::nn::functional;
 namespace nn = torch::nn;
@@ -32,12 +33,6 @@ torch::Tensor logits() { return torch::tensor({{1.0, 2.0, 3.0}, {1.0, 1.0, 1.0}}
 // Log-probabilities for nll_loss: loss = -log_probs[n][target[n]].
 torch::Tensor log_probs() { return torch::tensor({{-0.5, -1.0}, {-2.0, -0.1}}); }
 
-template <typename T>
-std::string printed(const T& module) {
-  std::ostringstream out;
-  out << module;
-  return out.str();
-}
 
 }  // namespace
 

@@ -8,6 +8,7 @@
 // data_ptr<T>(): arithmetic, views and comparisons are the learner's code under test, and a
 // test's verdict must not depend on them.
 #include <catch2/catch.hpp>
+#include <sstream>
 #include <string>
 #include <tinytorch/torch.h>
 
@@ -22,6 +23,14 @@ struct StringMaker<tinytorch::Tensor> {
 
 namespace tinytorch {
 namespace testing {
+
+// What `out << value` prints (a tensor, a module, a dtype), for comparing with LibTorch's text.
+template <typename T>
+std::string printed(const T& value) {
+  std::ostringstream out;
+  out << value;
+  return out.str();
+}
 
 // Matchers describe themselves as "\nexpected: <tensor>" followed by what differed; tito's event
 // listener splits the learner's value from the expected one at that marker.
