@@ -6,16 +6,24 @@
 // and tito compares the value with the gate in milestone.json; the program never says "passed".
 // Files it draws go to $TITO_OUTPUT_DIR (the learner's <workspace>/milestones/NN_slug/).
 //
-// Pictures: a scatter of labelled 2-D points with a linear decision boundary w1*x + w2*y + b = 0,
-// as ASCII art for the terminal and as an SVG file.
+// A part that cannot run here (an optional dataset is not installed) says so with
+//   TITO_RESULT {"part":3,"skipped":true,"reason":"... sudo apt-get install ..."}
+// and tito shows it as skipped; a required part cannot be skipped.
+//
+// Pictures: a scatter of labelled 2-D points with a decision boundary (a line w1*x + w2*y + b = 0,
+// or any function's zero level), as ASCII art for the terminal and as an SVG file; grey images and
+// confusion matrices as text (milestone 03).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstdint>
 #include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
+
+#include "tinytorch/svg.h"  // the SVG primitives the framework's training curves use too
 
 namespace milestone {
 
@@ -25,6 +33,39 @@ inline void report_result(int part, const std::string& metric, double value) {
   std::snprintf(number, sizeof number, "%.17g", value);
   std::cout << "TITO_RESULT {\"part\":" << part << ",\"metric\":\"" << metric << "\",\"value\":" << number << "}"
             << std::endl;  // flushed: tito shows the output live
+}
+
+// 101770 -> "101,770"
+inline std::string with_commas(int64_t value) {
+  std::string digits = std::to_string(value < 0 ? -value : value), text;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) text += ',';
+    text += digits[i];
+  }
+  return value < 0 ? "-" + text : text;
+}
+
+// JSON string contents: quotes, backslashes and control characters escaped.
+inline std::string json_escaped(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char code[8];
+      std::snprintf(code, sizeof code, "\\u%04x", static_cast<unsigned>(c));
+      out += code;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+inline void report_skipped(int part, const std::string& reason) {
+  std::cout << "TITO_RESULT {\"part\":" << part << ",\"skipped\":true,\"reason\":\"" << json_escaped(reason) << "\"}"
+            << std::endl;
 }
 
 inline std::string output_dir() {
@@ -75,16 +116,19 @@ inline PlotArea area_around(const std::vector<LabelledPoint>& points, double mar
 
 // Characters: '#' class 1, 'o' class 0, '!' a point the model gets wrong, '*' the boundary (cells
 // whose corners lie on both sides of it), '.' the region the model calls class 1.
-inline std::string ascii_plot(const std::vector<LabelledPoint>& points, const LinearBoundary& boundary,
-                              const PlotArea& area, int width = 48, int height = 20) {
+// `side(x, y)` is any function whose sign is the model's answer: > 0 means class 1. It is called
+// once per cell corner, (width + 1) * (height + 1) times.
+template <typename SideFunction>
+std::string ascii_region_plot(const std::vector<LabelledPoint>& points, SideFunction side, const PlotArea& area,
+                              int width = 48, int height = 20) {
   const double dx = (area.x_max - area.x_min) / width, dy = (area.y_max - area.y_min) / height;
+  std::vector<std::vector<double>> corner(height + 1, std::vector<double>(width + 1));  // [row][column], top row first
+  for (int r = 0; r <= height; ++r)
+    for (int c = 0; c <= width; ++c) corner[r][c] = side(area.x_min + c * dx, area.y_max - r * dy);
   std::vector<std::string> rows(height, std::string(width, ' '));
   for (int r = 0; r < height; ++r) {
-    const double y_top = area.y_max - r * dy, y_bottom = y_top - dy;
     for (int c = 0; c < width; ++c) {
-      const double x_left = area.x_min + c * dx, x_right = x_left + dx;
-      const double corners[4] = {boundary.side(x_left, y_top), boundary.side(x_right, y_top),
-                                 boundary.side(x_left, y_bottom), boundary.side(x_right, y_bottom)};
+      const double corners[4] = {corner[r][c], corner[r][c + 1], corner[r + 1][c], corner[r + 1][c + 1]};
       const bool positive = *std::max_element(corners, corners + 4) > 0;
       const bool negative = *std::min_element(corners, corners + 4) <= 0;
       rows[r][c] = (positive && negative) ? '*' : positive ? '.' : ' ';
@@ -106,21 +150,24 @@ inline std::string ascii_plot(const std::vector<LabelledPoint>& points, const Li
   return text;
 }
 
+inline std::string ascii_plot(const std::vector<LabelledPoint>& points, const LinearBoundary& boundary,
+                              const PlotArea& area, int width = 48, int height = 20) {
+  return ascii_region_plot(points, [&](double x, double y) { return boundary.side(x, y); }, area, width, height);
+}
+
 inline std::string svg_plot(const std::vector<LabelledPoint>& points, const LinearBoundary& boundary,
                             const PlotArea& area, const std::string& title) {
   const double size = 480, pad = 40;
-  auto px = [&](double x) { return pad + (x - area.x_min) / (area.x_max - area.x_min) * size; };
-  auto py = [&](double y) { return pad + (area.y_max - y) / (area.y_max - area.y_min) * size; };
-  char buffer[512];
-  std::string svg;
+  const tinytorch::svg::Scale px{area.x_min, area.x_max, pad, pad + size};
+  const tinytorch::svg::Scale py{area.y_min, area.y_max, pad + size, pad};  // y grows upwards
+  tinytorch::svg::Document doc(size + 2 * pad, size + 2 * pad);
+  doc.text(pad, 24, title, 16);
+  doc.rect(pad, pad, size, size, "#888");
+  char buffer[256];
   std::snprintf(buffer, sizeof buffer,
-                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" font-family=\"sans-serif\">\n"
-                "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
-                "<text x=\"%.0f\" y=\"24\" font-size=\"16\">%s</text>\n"
-                "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" stroke=\"#888\"/>\n"
-                "<clipPath id=\"plot\"><rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\"/></clipPath>\n",
-                size + 2 * pad, size + 2 * pad, pad, title.c_str(), pad, pad, size, size, pad, pad, size, size);
-  svg += buffer;
+                "<clipPath id=\"plot\"><rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\"/></clipPath>", pad,
+                pad, size, size);
+  doc.raw(buffer);
   // The boundary as a long segment: from the point of the line nearest the centre, both ways.
   const double norm2 = boundary.w1 * boundary.w1 + boundary.w2 * boundary.w2;
   if (norm2 > 0) {
@@ -130,25 +177,94 @@ inline std::string svg_plot(const std::vector<LabelledPoint>& points, const Line
     const double reach = 4 * ((area.x_max - area.x_min) + (area.y_max - area.y_min)) / std::sqrt(norm2);
     std::snprintf(buffer, sizeof buffer,
                   "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"#d33\" stroke-width=\"2\" "
-                  "clip-path=\"url(#plot)\"/>\n",
+                  "clip-path=\"url(#plot)\"/>",
                   px(x0 - reach * boundary.w2), py(y0 + reach * boundary.w1), px(x0 + reach * boundary.w2),
                   py(y0 - reach * boundary.w1));
-    svg += buffer;
+    doc.raw(buffer);
   }
   for (const auto& p : points) {
-    const char* fill = p.label == 1 ? "#1f77b4" : "white";
-    const char* stroke = p.correct ? "#1f77b4" : "#d33";
-    std::snprintf(buffer, sizeof buffer,
-                  "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"5\" fill=\"%s\" stroke=\"%s\" stroke-width=\"2\"/>\n", px(p.x),
-                  py(p.y), fill, stroke);
-    svg += buffer;
+    doc.circle(px(p.x), py(p.y), 5, p.label == 1 ? "#1f77b4" : "white", p.correct ? "#1f77b4" : "#d33");
   }
-  std::snprintf(buffer, sizeof buffer,
-                "<text x=\"%.0f\" y=\"%.0f\" font-size=\"12\">filled: class 1, hollow: class 0, red ring: predicted "
-                "wrong, red line: w1*x1 + w2*x2 + b = 0</text>\n</svg>\n",
-                pad, size + 2 * pad - 12);
-  svg += buffer;
-  return svg;
+  doc.text(pad, size + 2 * pad - 12,
+           "filled: class 1, hollow: class 0, red ring: predicted wrong, red line: w1*x1 + w2*x2 + b = 0", 12);
+  return doc.str();
+}
+
+// A grey image (values in [0, 1], row-major) as text, two characters per pixel so that it keeps
+// its shape in a terminal whose characters are twice as tall as wide.
+inline std::vector<std::string> grey_image_rows(const std::vector<float>& pixels, int rows, int columns) {
+  static const std::string shades = " .:-=+*#%@";  // dark to bright
+  std::vector<std::string> lines;
+  for (int r = 0; r < rows; ++r) {
+    std::string line;
+    for (int c = 0; c < columns; ++c) {
+      const float v = std::clamp(pixels[static_cast<size_t>(r * columns + c)], 0.0f, 1.0f);
+      const char shade = shades[static_cast<size_t>(std::lround(v * (shades.size() - 1)))];
+      line += std::string(2, shade);
+    }
+    lines.push_back(line);
+  }
+  return lines;
+}
+
+// Several images next to each other, each framed, with a caption underneath.
+inline std::string images_side_by_side(const std::vector<std::vector<float>>& images, int rows, int columns,
+                                       const std::vector<std::string>& captions) {
+  const size_t width = static_cast<size_t>(2 * columns);
+  std::vector<std::vector<std::string>> drawn;
+  for (const auto& image : images) drawn.push_back(grey_image_rows(image, rows, columns));
+  std::string text;
+  auto border = [&] {
+    text += " ";
+    for (size_t i = 0; i < drawn.size(); ++i) text += " +" + std::string(width, '-') + "+";
+    text += "\n";
+  };
+  border();
+  for (int r = 0; r < rows; ++r) {
+    text += " ";
+    for (const auto& image : drawn) text += " |" + image[static_cast<size_t>(r)] + "|";
+    text += "\n";
+  }
+  border();
+  text += " ";
+  for (size_t i = 0; i < drawn.size(); ++i) {
+    std::string caption = i < captions.size() ? captions[i] : "";
+    caption.resize(width + 2, ' ');
+    text += " " + caption;
+  }
+  return text + "\n";
+}
+
+// counts[true_class][predicted_class], printed with the classes' names, a recall column (the share
+// of each true class the model gets right) and the diagonal marked.
+inline std::string confusion_matrix_text(const std::vector<std::vector<int64_t>>& counts,
+                                         const std::vector<std::string>& names) {
+  size_t name_width = 4;
+  for (const auto& name : names) name_width = std::max(name_width, name.size() + 1);
+  char cell[64];
+  std::string text = "  " + std::string(name_width, ' ') + "  predicted ->\n";
+  text += "  " + std::string(name_width, ' ');
+  for (size_t c = 0; c < counts.size(); ++c) {
+    std::snprintf(cell, sizeof cell, " %4zu ", c);
+    text += cell;
+  }
+  text += "  right\n";
+  for (size_t r = 0; r < counts.size(); ++r) {
+    std::string name = names[r];
+    name.resize(name_width, ' ');
+    text += "  " + name;
+    int64_t row_total = 0;
+    for (size_t c = 0; c < counts[r].size(); ++c) {
+      row_total += counts[r][c];
+      if (r == c) std::snprintf(cell, sizeof cell, "[%4lld]", static_cast<long long>(counts[r][c]));
+      else if (counts[r][c] == 0) std::snprintf(cell, sizeof cell, "    . ");
+      else std::snprintf(cell, sizeof cell, " %4lld ", static_cast<long long>(counts[r][c]));
+      text += cell;
+    }
+    std::snprintf(cell, sizeof cell, " %5.1f%%\n", row_total ? 100.0 * counts[r][r] / row_total : 0.0);
+    text += cell;
+  }
+  return text + "  rows: the true class; [n] on the diagonal: right answers; '.' zero\n";
 }
 
 }  // namespace milestone

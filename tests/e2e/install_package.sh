@@ -14,6 +14,8 @@ project(app CXX)
 find_package(tinytorch REQUIRED)
 add_executable(app main.cpp)
 target_link_libraries(app tinytorch::tinytorch)
+add_executable(gradients gradients.cpp)
+target_link_libraries(gradients tinytorch::tinytorch)
 CMAKE
 cat > "$scratch/app/main.cpp" <<'CPP'
 #include <tinytorch/torch.h>
@@ -21,6 +23,16 @@ cat > "$scratch/app/main.cpp" <<'CPP'
 int main() {
   torch::Tensor a = torch::tensor({{1.0, 2.0}, {3.0, 4.0}});
   std::cout << torch::matmul(a, a.t()) << "\n" << a.memory_footprint() << " bytes\n";
+}
+CPP
+# A LibTorch program never enables autograd: the installed package must link module 06's engine in.
+cat > "$scratch/app/gradients.cpp" <<'CPP'
+#include <tinytorch/torch.h>
+#include <iostream>
+int main() {
+  auto x = torch::tensor({1.0, 2.0}, torch::requires_grad());
+  (x * x).sum().backward();
+  std::cout << x.grad() << "\n";
 }
 CPP
 generator=()
@@ -31,4 +43,8 @@ out=$("$scratch/app/build/app")
 echo "$out"
 expected=$'  5  11\n 11  25\n[ CPUFloatType{2,2} ]\n16 bytes'
 [ "$out" = "$expected" ] || { echo "FAIL: unexpected output from the installed framework"; exit 1; }
+out=$("$scratch/app/build/gradients")
+echo "$out"
+expected=$' 2\n 4\n[ CPUFloatType{2} ]'
+[ "$out" = "$expected" ] || { echo "FAIL: autograd is not active in a program linked against the installed package"; exit 1; }
 echo "installed package works"

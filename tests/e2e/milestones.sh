@@ -2,7 +2,10 @@
 # Milestones end to end through the real `tito`: a workspace with only module 01 is refused for
 # milestone 01; `--reference` runs but records nothing; completing module 03 announces milestones
 # 01 and 02; after modules 01-05 (reference code) milestones 01 and 02 pass and are recorded with
-# their measured values and pictures; milestone 03 is refused naming its missing modules; and a
+# their measured values and pictures; milestone 03 is refused naming its missing modules, then,
+# after modules 06-08, passes parts 1-2 (XOR, TinyDigits) and skips its optional Fashion-MNIST part
+# when the dataset is not installed (the full part 3 is measured by hand: it trains on 60,000
+# images); and a
 # fake milestone (a scratch TITO_HOME) whose program reports a value below its gate, crashes
 # after a good value, or prints no result line fails each part with a clear message.
 set -euo pipefail
@@ -89,6 +92,42 @@ expect "$out" "milestone 03 (MLP Revival, 1986) is locked" "milestone run 03"
 expect "$out" "06 " "milestone run 03"
 expect "$out" "08 " "milestone run 03"
 expect "$out" "fix: tito module start 06" "milestone run 03"
+
+echo "== modules 06-08 (reference code) unlock milestone 03; parts 1-2 pass on the learner's code"
+for number in 06 07 08; do
+  "$TITO" module start "$number" --reference >/dev/null || fail "tito module start $number --reference failed"
+  out=$("$TITO" module complete "$number" 2>&1) || fail "tito module complete $number failed" "$out"
+done
+expect "$out" "Milestone 03 (MLP Revival, 1986) is ready to run on your code: tito milestone run 03" "module complete 08"
+out=$("$TITO" milestone run 03 --part 1 2>&1) || fail "milestone 03 part 1 (XOR) did not pass" "$out"
+expect "$out" "Part 1 passed: accuracy = " "milestone run 03 --part 1"
+expect "$out" "4 of 4 right" "milestone run 03 --part 1 (the truth table)"
+out=$("$TITO" milestone run mlp --part 2 2>&1) || fail "milestone 03 part 2 (TinyDigits) did not pass" "$out"
+expect "$out" "cross_entropy on one batch" "milestone run 03 --part 2 (the loss check)"
+expect "$out" "Confusion matrix on the 200 test digits" "milestone run 03 --part 2"
+expect "$out" "test digits are read wrong" "milestone run 03 --part 2 (misclassified digits)"
+expect "$out" "Part 2 passed: accuracy = " "milestone run 03 --part 2"
+expect "$out" "Milestone 03 (MLP Revival, 1986) achieved" "milestone run 03 --part 2"
+grep -q "<svg" milestones/03_mlp/tinydigits_curves.svg || fail "milestone 03 drew no training curves"
+
+echo "== milestone 03 part 3 without Fashion-MNIST is skipped, not failed"
+mkdir -p "$scratch/no-fashion-mnist"
+out=$(TINYTORCH_FASHION_MNIST="$scratch/no-fashion-mnist" "$TITO" milestone run 03 --part 3 2>&1) ||
+  fail "a skipped optional part made the run fail" "$out"
+expect "$out" "Part 3 skipped (optional" "milestone run 03 --part 3 without the data"
+expect "$out" "sudo apt-get install dataset-fashion-mnist" "milestone run 03 --part 3 without the data"
+python3 - "$record" <<'PY' || fail "milestones.json does not hold milestone 03's results" "$(cat "$record")"
+import json, sys
+record = json.load(open(sys.argv[1]))["milestones"]["03"]
+parts = record["parts"]
+assert parts["1"]["status"] == "passed" and parts["1"]["value"] >= 0.95, parts["1"]
+assert parts["2"]["status"] == "passed" and parts["2"]["value"] >= 0.85, parts["2"]
+assert parts["3"]["status"] == "skipped" and "dataset-fashion-mnist" in parts["3"]["message"], parts["3"]
+assert record["achieved_at"]
+PY
+out=$("$TITO" milestone status)
+expect "$out" "03 (MLP Revival, 1986)  passed" "milestone status"
+expect "$out" "skipped" "milestone status (part 3)"
 
 echo "== a fake milestone: below the gate, a crash after a good value, no result line"
 home="$scratch/home"

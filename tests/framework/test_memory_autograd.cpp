@@ -38,29 +38,6 @@ TEST_CASE("undefined tensors", "[tensor]") {
   REQUIRE(a.use_count() == 2);
 }
 
-TEST_CASE("the autograd surface answers honestly or explains that autograd is module 06", "[autograd]") {
-  auto x = torch::ones({2});
-  REQUIRE_FALSE(x.requires_grad());
-  REQUIRE(x.is_leaf());
-  REQUIRE_FALSE(x.retains_grad());
-  REQUIRE(x.requires_grad_(false).is_same(x));  // a no-op, accepted
-  auto d = x.detach();
-  REQUIRE(d.is_alias_of(x));
-  REQUIRE_FALSE(d.is_same(x));
-  using Catch::Matchers::Contains;
-  REQUIRE_THROWS_WITH(x.requires_grad_(), Contains("autograd arrives in module 06 (Autograd)"));
-  REQUIRE_THROWS_WITH(x.set_requires_grad(true), Contains("requires_grad_(true)"));
-  REQUIRE_THROWS_WITH(x.grad(), Contains("module 06"));
-  REQUIRE_THROWS_WITH(x.mutable_grad(), Contains("module 06"));
-  REQUIRE_THROWS_WITH(x.backward(), Contains("backward()"));
-  REQUIRE_THROWS_WITH(x.grad_fn(), Contains("module 06"));
-  REQUIRE_THROWS_WITH(x.retain_grad(), Contains("module 06"));
-  REQUIRE_THROWS_WITH(torch::ones({2}, torch::requires_grad()), Contains("module 06"));
-  REQUIRE_THROWS_WITH(torch::zeros({2}, torch::TensorOptions().requires_grad(true)), Contains("module 06"));
-  REQUIRE_NOTHROW(torch::zeros({2}, torch::TensorOptions().requires_grad(false)));
-  REQUIRE_THROWS_AS(x.backward(), tinytorch::Error);
-}
-
 namespace {
 // A stand-in for module 06's engine: remembers what the ops report.
 struct RecordingLayer : tinytorch::AutogradLayer {
@@ -92,14 +69,23 @@ struct RecordingLayer : tinytorch::AutogradLayer {
   tinytorch::Tensor detach(const tinytorch::Tensor& t) override { return t; }
 };
 
-// Registers a layer for one test and always unregisters it.
+// Registers a layer (or none) for one test and always restores the one before: module 06's engine,
+// which registers itself whenever it is linked, as it is into this binary.
 struct ScopedLayer {
-  explicit ScopedLayer(tinytorch::AutogradLayer* layer) { tinytorch::set_autograd_layer(layer); }
-  ~ScopedLayer() { tinytorch::set_autograd_layer(nullptr); }
+  explicit ScopedLayer(tinytorch::AutogradLayer* layer) : previous_(tinytorch::autograd_layer()) {
+    tinytorch::set_autograd_layer(layer);
+  }
+  ~ScopedLayer() { tinytorch::set_autograd_layer(previous_); }
+  ScopedLayer(const ScopedLayer&) = delete;
+  ScopedLayer& operator=(const ScopedLayer&) = delete;
+
+ private:
+  tinytorch::AutogradLayer* previous_;
 };
 }  // namespace
 
 TEST_CASE("no op records anything in module 01: no layer is registered", "[autograd][dispatch]") {
+  ScopedLayer no_engine(nullptr);
   REQUIRE(tinytorch::autograd_layer() == nullptr);
   REQUIRE_FALSE(tinytorch::is_recording());
   auto x = torch::ones({2, 3});
@@ -143,4 +129,28 @@ TEST_CASE("every public op reports itself through the one registration point", "
   (void)s;
   (void)m;
   (void)v;
+}
+
+TEST_CASE("the autograd surface answers honestly or explains that autograd is module 06", "[autograd]") {
+  ScopedLayer no_engine(nullptr);  // as in modules 01-05, before module 06 exists
+  auto x = torch::ones({2});
+  REQUIRE_FALSE(x.requires_grad());
+  REQUIRE(x.is_leaf());
+  REQUIRE_FALSE(x.retains_grad());
+  REQUIRE(x.requires_grad_(false).is_same(x));  // a no-op, accepted
+  auto d = x.detach();
+  REQUIRE(d.is_alias_of(x));
+  REQUIRE_FALSE(d.is_same(x));
+  using Catch::Matchers::Contains;
+  REQUIRE_THROWS_WITH(x.requires_grad_(), Contains("autograd arrives in module 06 (Autograd)"));
+  REQUIRE_THROWS_WITH(x.set_requires_grad(true), Contains("requires_grad_(true)"));
+  REQUIRE_THROWS_WITH(x.grad(), Contains("module 06"));
+  REQUIRE_THROWS_WITH(x.mutable_grad(), Contains("module 06"));
+  REQUIRE_THROWS_WITH(x.backward(), Contains("backward()"));
+  REQUIRE_THROWS_WITH(x.grad_fn(), Contains("module 06"));
+  REQUIRE_THROWS_WITH(x.retain_grad(), Contains("module 06"));
+  REQUIRE_THROWS_WITH(torch::ones({2}, torch::requires_grad()), Contains("module 06"));
+  REQUIRE_THROWS_WITH(torch::zeros({2}, torch::TensorOptions().requires_grad(true)), Contains("module 06"));
+  REQUIRE_NOTHROW(torch::zeros({2}, torch::TensorOptions().requires_grad(false)));
+  REQUIRE_THROWS_AS(x.backward(), tinytorch::Error);
 }

@@ -97,6 +97,13 @@ TEST_CASE("registration checks names like LibTorch", "[nn][module][errors]") {
 
 TEST_CASE("register_parameter accepts requires_grad before autograd exists", "[nn][module]") {
   // Module 06 turns requires_grad on; until then registering must not throw and must keep the tensor.
+  // This binary links module 06, whose engine registered itself: take it away for this test.
+  tinytorch::AutogradLayer* const engine = tinytorch::autograd_layer();
+  tinytorch::set_autograd_layer(nullptr);
+  struct Restore {
+    tinytorch::AutogradLayer* layer;
+    ~Restore() { tinytorch::set_autograd_layer(layer); }
+  } restore{engine};
   PlainImpl plain;
   torch::Tensor w = torch::ones({2});
   torch::Tensor& stored = plain.register_parameter("w", w, /*requires_grad=*/true);
@@ -124,7 +131,10 @@ TEST_CASE("ModuleHolder shares its module, calls forward and has an empty state"
   Scale a(2);
   Scale b = a;  // a copy of the holder shares the module
   CHECK(b.get() == a.get());
-  a->scale.fill_(3);
+  {
+    torch::NoGradGuard no_grad;  // a parameter requires grad: edit it outside the graph, as in LibTorch
+    a->scale.fill_(3);
+  }
   CHECK(test_helpers::values(b(torch::ones({2}))) == std::vector<double>{3, 3});
   CHECK(test_helpers::values(b->forward(torch::ones({2}))) == std::vector<double>{3, 3});
   CHECK((*a).n == 2);
@@ -164,7 +174,10 @@ TEST_CASE("modules print as a tree with LibTorch's layout", "[nn][printing]") {
 
 TEST_CASE("clone copies values into fresh storage, through the whole tree", "[nn][cloneable]") {
   Tree tree;
-  tree->first->scale.fill_(5);
+  {
+    torch::NoGradGuard no_grad;  // a parameter requires grad: edit it outside the graph, as in LibTorch
+    tree->first->scale.fill_(5);
+  }
   tree->eval();
   auto copy = std::dynamic_pointer_cast<TreeImpl>(tree->clone());
   REQUIRE(copy != nullptr);
@@ -172,7 +185,10 @@ TEST_CASE("clone copies values into fresh storage, through the whole tree", "[nn
   CHECK(copy->first->scale.data_ptr() != tree->first->scale.data_ptr());
   CHECK(copy->named_parameters()["first.scale"].data_ptr() == copy->first->scale.data_ptr());
   CHECK_FALSE(copy->first->is_training());
-  tree->first->scale.fill_(1);
+  {
+    torch::NoGradGuard no_grad;
+    tree->first->scale.fill_(1);
+  }
   CHECK(test_helpers::values(copy->first->scale) == std::vector<double>{5, 5});
 
   PlainImpl plain;

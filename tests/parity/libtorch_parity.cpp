@@ -5,8 +5,10 @@
 #else
 #include <tinytorch/torch.h>
 #endif
+#include <cstdio>
 #include <iostream>
 #include <tuple>
+#include <vector>
 
 using torch::indexing::Slice;
 using torch::indexing::None;
@@ -14,6 +16,82 @@ using torch::indexing::None;
 template <typename T>
 static void show(const char* label, const T& value) {
   std::cout << "## " << label << "\n" << value << "\n";
+}
+
+// Optimizers: 20 steps of each on a fixed quadratic bowl, 0.5 * sum(curvature * p^2); the
+// parameters are printed to 5 decimals (float32 rounding differences stay far below that).
+template <typename Optimizer, typename Options>
+static void show_optimizer_run(const char* label, Options options) {
+  auto p = torch::tensor({1.0, -2.0, 3.0, 0.5}, torch::TensorOptions().requires_grad(true));
+  auto curvature = torch::tensor({10.0, 1.0, 0.1, 5.0});
+  Optimizer optimizer(std::vector<torch::Tensor>{p}, options);
+  for (int step = 0; step < 20; ++step) {
+    optimizer.zero_grad();
+    ((p * p * curvature).sum() * 0.5).backward();
+    optimizer.step();
+  }
+  std::cout << "## " << label << "\n";
+  const float* values = p.data_ptr<float>();
+  for (int64_t i = 0; i < p.numel(); ++i) {
+    char text[32];
+    std::snprintf(text, sizeof(text), "%.5f ", static_cast<double>(values[i]));
+    std::cout << text;
+  }
+  std::cout << "\n";
+}
+
+static void show_optimizers() {
+  namespace optim = torch::optim;
+  show_optimizer_run<optim::SGD>("optim SGD", optim::SGDOptions(0.05));
+  show_optimizer_run<optim::SGD>("optim SGD momentum dampening weight_decay",
+                                 optim::SGDOptions(0.05).momentum(0.9).dampening(0.1).weight_decay(0.01));
+  show_optimizer_run<optim::SGD>("optim SGD nesterov", optim::SGDOptions(0.05).momentum(0.8).nesterov(true));
+  show_optimizer_run<optim::Adam>("optim Adam", optim::AdamOptions(0.1));
+  show_optimizer_run<optim::Adam>("optim Adam amsgrad weight_decay",
+                                  optim::AdamOptions(0.1).betas({0.8, 0.99}).amsgrad(true).weight_decay(0.01));
+  show_optimizer_run<optim::AdamW>("optim AdamW", optim::AdamWOptions(0.1).weight_decay(0.1));
+  show_optimizer_run<optim::RMSprop>("optim RMSprop", optim::RMSpropOptions(0.01));
+  show_optimizer_run<optim::RMSprop>("optim RMSprop centered momentum",
+                                     optim::RMSpropOptions(0.01).centered(true).momentum(0.5).weight_decay(0.1));
+}
+
+// Autograd: grad_fn names, gradients of a small network and of each activation and loss, second
+// derivatives, and the errors (first line only).
+static void show_gradients() {
+  auto opts = torch::TensorOptions().dtype(torch::kDouble).requires_grad(true);
+  auto x = torch::tensor({{1.0, -2.0, 0.5}, {0.3, 0.8, -1.0}}, opts);
+  auto w = torch::tensor({{0.5, -1.0}, {2.0, 0.25}, {-0.3, 0.7}}, opts);
+  auto b = torch::tensor({0.1, -0.2}, opts);
+  auto target = torch::tensor({1, 0});
+  auto hidden = torch::relu(x.mm(w) + b);
+  auto loss = torch::cross_entropy_loss(hidden, target) + torch::mse_loss(hidden, torch::ones({2, 2}, torch::kDouble));
+  std::cout << "## grad_fn names\n" << loss.grad_fn()->name() << " " << hidden.grad_fn()->name() << " "
+            << x.mm(w).grad_fn()->name() << " " << (x * 2).grad_fn()->name() << " " << x.sum(1).grad_fn()->name() << " "
+            << x.t().contiguous().grad_fn()->name() << " " << x[0].grad_fn()->name() << "\n";
+  loss.backward();
+  show("grad x", x.grad());
+  show("grad w", w.grad());
+  show("grad b", b.grad());
+  auto v = torch::tensor({-1.5, -0.25, 0.75, 2.0}, opts);
+  auto upstream = torch::tensor({1.0, -2.0, 3.0, 0.5}, torch::kDouble);
+  auto grad_of = [&](const torch::Tensor& y) { return torch::autograd::grad({(y * upstream).sum()}, {v})[0]; };
+  show("grad sigmoid", grad_of(torch::sigmoid(v)));
+  show("grad tanh", grad_of(torch::tanh(v)));
+  show("grad gelu", grad_of(torch::gelu(v)));
+  show("grad softmax", grad_of(torch::softmax(v, 0)));
+  show("grad log_softmax", grad_of(torch::log_softmax(v, 0)));
+  show("grad pow div", grad_of(v.pow(3) / (v.abs() + 1)));
+  show("grad max", torch::autograd::grad({std::get<0>(v.reshape({2, 2}).max(1)).sum() + v.max()}, {v})[0]);
+  show("grad bce", torch::autograd::grad({torch::binary_cross_entropy(torch::sigmoid(v), torch::tensor({1.0, 0.0, 1.0, 0.0}, torch::kDouble))}, {v})[0]);
+  auto cube = torch::autograd::grad({v.pow(3).sum()}, {v}, {}, true, true)[0];
+  show("second derivative", torch::autograd::grad({cube.sum()}, {v})[0]);
+  auto first_line = [](const std::exception& e) { std::string s = e.what(); return s.substr(0, s.find('\n')); };
+  auto twice = v.exp().sum();
+  twice.backward();
+  try { twice.backward(); } catch (const std::exception& e) { std::cout << "## backward twice\n" << first_line(e) << "\n"; }
+  try { (v * 2).backward(); } catch (const std::exception& e) { std::cout << "## non-scalar\n" << first_line(e) << "\n"; }
+  try { v.add_(1); } catch (const std::exception& e) { std::cout << "## leaf in-place\n" << first_line(e) << "\n"; }
+  try { torch::ones({2}).sum().backward(); } catch (const std::exception& e) { std::cout << "## no grad\n" << first_line(e) << "\n"; }
 }
 
 int main() {
@@ -123,5 +201,7 @@ int main() {
   try { torch::ones({6}).reshape({-1, -1}); } catch (const std::exception& e) { std::cout << "## infer error\n" << first_line(e) << "\n"; }
   try { torch::ones({2, 3}).sum(2); } catch (const std::exception& e) { std::cout << "## dim error\n" << first_line(e) << "\n"; }
   try { torch::ones({2, 3}).item<float>(); } catch (const std::exception& e) { std::cout << "## item error\n" << first_line(e) << "\n"; }
+  show_optimizers();
+  show_gradients();
   return 0;
 }

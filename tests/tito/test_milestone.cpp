@@ -197,6 +197,21 @@ TEST_CASE("milestones 01 and 02 are written, with their gates", "[milestone]") {
   CHECK(xor_crisis.parts[0].gate.describe() == "accuracy == 0.75");
 }
 
+TEST_CASE("milestone 03 is written: XOR and TinyDigits required, Fashion-MNIST optional", "[milestone]") {
+  const auto milestones = load_milestones(TITO_SOURCE_DIR);
+  const Milestone& mlp = resolve_milestone(milestones, "backprop");
+  CHECK(mlp.id == "03");
+  CHECK(mlp.implemented());
+  CHECK(mlp.required_modules == std::vector<std::string>{"01", "02", "03", "04", "05", "06", "07", "08"});
+  REQUIRE(mlp.parts.size() == 3);
+  CHECK(mlp.parts[0].required);
+  CHECK(mlp.parts[0].gate.describe() == "accuracy >= 0.95");
+  CHECK(mlp.parts[1].required);
+  CHECK(mlp.parts[1].gate.describe() == "accuracy >= 0.85");
+  CHECK_FALSE(mlp.parts[2].required);
+  CHECK(mlp.parts[2].gate.describe() == "accuracy >= 0.84");
+}
+
 TEST_CASE("locked and newly runnable milestones follow module completion", "[milestone]") {
   const auto milestones = load_milestones(TITO_SOURCE_DIR);
   const Milestone& perceptron = resolve_milestone(milestones, "01");
@@ -245,6 +260,72 @@ TEST_CASE("tito's verdict: the gate decides, and a crash or a missing result lin
   CHECK_FALSE(crashed.passed);
   CHECK(crashed.message == "the program did not finish: it crashed with SIGSEGV (after reporting accuracy = 0.99)");
   CHECK_FALSE(judge_part(part, {}, "it ran past its time limit").passed);
+}
+
+TEST_CASE("an optional part whose program cannot run here is skipped, a required one fails", "[milestone]") {
+  const char* line = R"(TITO_RESULT {"part":3,"skipped":true,"reason":"Fashion-MNIST is not installed: apt-get it"})";
+  auto skip = parse_result_line(line);
+  REQUIRE(skip);
+  CHECK(skip->skipped);
+  CHECK(skip->part == 3);
+  CHECK(skip->reason == "Fashion-MNIST is not installed: apt-get it");
+  // "skipped": false is an ordinary result line; a skip without a reason, or a non-boolean flag, is a bug.
+  auto measured = parse_result_line(R"(TITO_RESULT {"part":3,"skipped":false,"metric":"accuracy","value":0.9})");
+  REQUIRE(measured);
+  CHECK_FALSE(measured->skipped);
+  CHECK(measured->value == 0.9);
+  CHECK_THROWS_AS(parse_result_line(R"(TITO_RESULT {"part":3,"skipped":true})"), std::invalid_argument);
+  CHECK_THROWS_AS(parse_result_line(R"(TITO_RESULT {"part":3,"skipped":true,"reason":""})"), std::invalid_argument);
+  CHECK_THROWS_AS(parse_result_line(R"(TITO_RESULT {"part":3,"skipped":"yes","reason":"r"})"), std::invalid_argument);
+
+  MilestonePart optional_part;
+  optional_part.number = 3;
+  optional_part.required = false;
+  optional_part.gate = {"accuracy", ">=", 0.84};
+  PartVerdict skipped = judge_part(optional_part, {*skip}, "");
+  CHECK(skipped.skipped);
+  CHECK_FALSE(skipped.passed);
+  CHECK_FALSE(skipped.value);
+  CHECK(skipped.message == "Fashion-MNIST is not installed: apt-get it");
+  // A skip for another part, a crash, or a measured value all take precedence over skipping.
+  CHECK_FALSE(judge_part(optional_part, {ResultLine::skip(2, "elsewhere")}, "").skipped);
+  PartVerdict crashed = judge_part(optional_part, {*skip}, "it crashed with SIGSEGV");
+  CHECK_FALSE(crashed.skipped);
+  CHECK_FALSE(crashed.passed);
+  PartVerdict ran = judge_part(optional_part, {*skip, {3, "accuracy", 0.86}}, "");
+  CHECK(ran.passed);
+  CHECK_FALSE(ran.skipped);
+
+  MilestonePart required_part = optional_part;
+  required_part.required = true;
+  PartVerdict refused = judge_part(required_part, {*skip}, "");
+  CHECK_FALSE(refused.skipped);
+  CHECK_FALSE(refused.passed);
+  CHECK(refused.message == "part 3 is required but the program skipped it: Fashion-MNIST is not installed: apt-get it");
+}
+
+TEST_CASE("a skipped optional part is recorded as skipped and does not block achievement", "[milestone]") {
+  ScratchDir scratch;
+  const Milestone m = milestone_from_json_text(kTwoParts, scratch.root);  // part 2 is optional
+  MilestoneStore store(scratch.root);
+  CHECK(store.load().empty());
+  PartRecord skipped;
+  skipped.skipped = true;
+  skipped.metric = "loss";
+  skipped.gate = "loss <= 1.2";
+  skipped.message = "the data set is not installed";
+  skipped.at = "2026-01-01T10:00:00Z";
+  CHECK_FALSE(store.record_part(m, 2, skipped));
+  CHECK(store.record_part(m, 1, run_result(true, 0.95, "2026-01-01T10:01:00Z")));
+  MilestoneStore reloaded(scratch.root);
+  CHECK(reloaded.load().empty());
+  const PartRecord& part2 = reloaded.find("07")->parts.at(2);
+  CHECK(part2.skipped);
+  CHECK_FALSE(part2.passed);
+  CHECK_FALSE(part2.passed_at);
+  CHECK(part2.message == "the data set is not installed");
+  CHECK(milestone_records_to_json(reloaded.records())["milestones"]["07"]["parts"]["2"]["status"] == "skipped");
+  CHECK(is_achieved(m, reloaded.find("07")));
 }
 
 TEST_CASE("milestone results are recorded per part, and achievement needs every required part", "[milestone]") {

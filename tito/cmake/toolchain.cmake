@@ -18,7 +18,17 @@ else()
   list(APPEND tito_cxx_flags -O2)
 endif()
 list(APPEND tito_cxx_flags -Wall -Wextra -Wno-unused-parameter)
-set(tito_link_flags -pthread)
+set(tito_link_flags -pthread -lz)  # -lz: the MNIST reader in tinytorch_given uses zlib
+# Link flags that belong to one module: keep the objects nothing names (module 06's engine
+# registration; framework/CMakeLists.txt). tito adds them only when the module is part of the build.
+get_property(tito_module_keep_symbols GLOBAL PROPERTY TINYTORCH_MODULE_KEEP_SYMBOLS)
+set(tito_module_link_entries "")
+foreach(entry ${tito_module_keep_symbols})
+  string(REGEX MATCH "^[0-9]+" module "${entry}")
+  string(REGEX REPLACE "^[0-9]+=" "" symbol "${entry}")
+  list(APPEND tito_module_link_entries "\"${module}\": [\"-Wl,-u,${symbol}\"]")
+endforeach()
+string(JOIN ",\n    " tito_module_link_json ${tito_module_link_entries})
 if(TINYTORCH_SANITIZE)
   list(APPEND tito_cxx_flags ${TINYTORCH_SANITIZE_FLAGS} -g)
   list(APPEND tito_link_flags ${TINYTORCH_SANITIZE_FLAGS})
@@ -68,6 +78,9 @@ file(GENERATE OUTPUT ${PROJECT_BINARY_DIR}/tito/toolchain.json CONTENT "{
   \"cxx\": \"${CMAKE_CXX_COMPILER}\",
   \"cxx_flags\": ${tito_cxx_flags_json},
   \"link_flags\": ${tito_link_flags_json},
+  \"module_link_flags\": {
+    ${tito_module_link_json}
+  },
   \"include_dirs\": ${tito_include_json},
   \"given_lib\": \"${tito_given_lib}\",
   \"solution_libs\": {

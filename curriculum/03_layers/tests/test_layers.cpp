@@ -178,7 +178,10 @@ TEST_CASE("in-place updates through parameters() change what forward computes", 
   auto x = torch::tensor({{2.0, 1.0}});
   CHECK_THAT(fc(x), Equals(torch::tensor({{0.5}})));  // 0.5*2 - 0.5*1 + 0
   // A perceptron-style update: every parameter += 1, through the list parameters() returns.
-  for (auto& p : fc->parameters()) p.add_(torch::ones_like(p));
+  {
+    torch::NoGradGuard no_grad;  // parameters require grad (module 06): update them outside the graph, as in LibTorch
+    for (auto& p : fc->parameters()) p.add_(torch::ones_like(p));
+  }
   CHECK_THAT(fc->weight, Equals(torch::tensor({{1.5, 0.5}})));
   CHECK_THAT(fc(x), Equals(torch::tensor({{4.5}})));  // 1.5*2 + 0.5*1 + 1
 }

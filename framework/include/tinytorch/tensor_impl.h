@@ -26,7 +26,8 @@ class StorageImpl {
   StorageImpl(const StorageImpl&) = delete;
   StorageImpl& operator=(const StorageImpl&) = delete;
 
-  // Fresh, uninitialised, 64-byte aligned memory (the alignment SIMD kernels will want later).
+  // Uninitialised, 64-byte aligned memory from the caching allocator (tinytorch/allocator.h):
+  // a block freed earlier is reused, so do not expect zeros.
   static std::shared_ptr<StorageImpl> allocate(size_t nbytes);
 
   void* data() const { return data_; }

@@ -3,6 +3,8 @@
 // uses only what exists here compiles with `#include <torch/torch.h>` replaced by this include:
 // `torch::`, `at::` and `c10::Error` all resolve to tinytorch.
 #include "tinytorch/activations.h"
+#include "tinytorch/allocator.h"
+#include "tinytorch/autograd.h"
 #include "tinytorch/data/data.h"
 #include "tinytorch/dispatch.h"
 #include "tinytorch/errors.h"
@@ -17,15 +19,19 @@
 #include "tinytorch/nn/functional/loss.h"
 #include "tinytorch/nn/modules/activation.h"
 #include "tinytorch/nn/modules/loss.h"
+#include "tinytorch/optim.h"
+#include "tinytorch/parallel.h"
 #include "tinytorch/scalar.h"
 #include "tinytorch/scalar_type.h"
 #include "tinytorch/tensor.h"
 #include "tinytorch/tensor_options.h"
+#include "tinytorch/training.h"
 
 namespace torch = ::tinytorch;
 namespace at = ::tinytorch;
 namespace c10 {
 using Error = ::tinytorch::Error;
+using IValue = ::tinytorch::IValue;
 using Scalar = ::tinytorch::Scalar;
 using ScalarType = ::tinytorch::ScalarType;
 using IntArrayRef = ::tinytorch::IntArrayRef;

@@ -5,6 +5,7 @@
 #include <new>
 #include <utility>
 
+#include "tinytorch/allocator.h"
 #include "tinytorch/dispatch.h"
 #include "tinytorch/kernels.h"
 #include "tinytorch/tensor_impl.h"
@@ -13,14 +14,11 @@ namespace tinytorch {
 
 // ---- Storage ----
 
+// Blocks come from the caching allocator (tinytorch/allocator.h): a freed block is reused by the
+// next request of its size class instead of going back to the system.
 std::shared_ptr<StorageImpl> StorageImpl::allocate(size_t nbytes) {
-  constexpr size_t kAlignment = 64;
-  // aligned_alloc wants a multiple of the alignment; at least one block so data() is never null.
-  size_t rounded = (nbytes + kAlignment - 1) / kAlignment * kAlignment;
-  if (rounded == 0) rounded = kAlignment;
-  void* data = std::aligned_alloc(kAlignment, rounded);
-  if (data == nullptr) throw std::bad_alloc();
-  return std::make_shared<StorageImpl>(data, nbytes, [](void* p) { std::free(p); });
+  void* data = memory::detail::allocate_block(nbytes);
+  return std::make_shared<StorageImpl>(data, nbytes, [nbytes](void* p) { memory::detail::release_block(p, nbytes); });
 }
 
 size_t Storage::nbytes() const { return impl_ ? impl_->nbytes() : 0; }

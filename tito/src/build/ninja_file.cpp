@@ -66,8 +66,11 @@ std::vector<fs::path> cpp_files_in(const fs::path& dir) {
   return files;
 }
 
+// `last_module` is the highest module number in the build ("" = every module): later modules'
+// solution libraries and module-specific link flags stay out, so their code cannot be pulled in.
 void add_learner_sources_and_libs(const Toolchain& toolchain, const std::map<std::string, fs::path>& learner_dirs,
-                                  NinjaPlan& plan) {
+                                  const std::string& last_module, NinjaPlan& plan) {
+  auto in_build = [&](const std::string& module) { return last_module.empty() || module <= last_module; };
   for (const auto& [module, dir] : learner_dirs) {
     for (const auto& source : cpp_files_in(dir)) {
       std::string stem = object_stem(source);
@@ -76,7 +79,9 @@ void add_learner_sources_and_libs(const Toolchain& toolchain, const std::map<std
     }
   }
   for (const auto& [module, lib] : toolchain.solution_libs)
-    if (!learner_dirs.count(module)) plan.reference_solution_libs.push_back(lib);
+    if (!learner_dirs.count(module) && in_build(module)) plan.reference_solution_libs.push_back(lib);
+  for (const auto& [module, flags] : toolchain.module_link_flags)
+    if (in_build(module)) plan.module_link_flags.insert(plan.module_link_flags.end(), flags.begin(), flags.end());
 }
 
 }  // namespace
@@ -89,17 +94,21 @@ NinjaPlan plan_program_build(const Toolchain& toolchain, const ProgramRequest& r
     plan.test_sources.push_back({fs::absolute(source), "obj/" + request.binary_name + "/" + object_stem(source) + ".o",
                                  request.label_prefix + source.filename().string()});
   }
-  add_learner_sources_and_libs(toolchain, request.learner_dirs, plan);
+  // A milestone runs on the learner's completed modules; with none (--reference) on everything.
+  std::string last_module = request.learner_dirs.empty() ? "" : request.learner_dirs.rbegin()->first;
+  add_learner_sources_and_libs(toolchain, request.learner_dirs, last_module, plan);
   return plan;
 }
 
 NinjaPlan plan_module_build(const Toolchain& toolchain, const ModuleTestRequest& request) {
   NinjaPlan plan;
+  plan.prebuilt_objects = request.prebuilt_test_objects;
   for (const auto& test : request.test_sources) {
+    if (!plan.prebuilt_objects.empty()) break;  // shared objects stand in for the sources
     std::string stem = object_stem(test);
     plan.test_sources.push_back({fs::absolute(test), "obj/tests/" + stem + ".o", "tests/" + test.filename().string()});
   }
-  add_learner_sources_and_libs(toolchain, request.learner_dirs, plan);
+  add_learner_sources_and_libs(toolchain, request.learner_dirs, request.module, plan);
   return plan;
 }
 
@@ -107,12 +116,15 @@ std::string ninja_file_text(const Toolchain& toolchain, const NinjaPlan& plan) {
   std::vector<std::string> compile_flags = toolchain.cxx_flags;
   for (const auto& dir : toolchain.include_dirs) compile_flags.push_back("-I" + dir.string());
 
+  std::vector<std::string> link_flags = toolchain.link_flags;
+  link_flags.insert(link_flags.end(), plan.module_link_flags.begin(), plan.module_link_flags.end());
+
   std::ostringstream out;
   out << "# Written by tito for every `tito module test` and `tito milestone run`; edits are overwritten.\n"
       << "ninja_required_version = 1.5\n"
       << "cxx = " << shell_word(toolchain.cxx) << "\n"
       << "cxxflags = " << shell_words(compile_flags) << "\n"
-      << "ldflags = " << shell_words(toolchain.link_flags) << "\n\n"
+      << "ldflags = " << shell_words(link_flags) << "\n\n"
       << "rule cxx\n"
       << "  command = $cxx -MMD -MF $out.d $cxxflags -c $in -o $out\n"
       << "  depfile = $out.d\n"
@@ -137,6 +149,7 @@ std::string ninja_file_text(const Toolchain& toolchain, const NinjaPlan& plan) {
   out << "build " << ninja_path(plan.test_binary) << ": link";
   for (const auto* group : {&plan.test_sources, &plan.learner_sources})
     for (const auto& source : *group) out << " " << ninja_path(source.object);
+  for (const auto& object : plan.prebuilt_objects) out << " " << ninja_path(object.string());
   // Relink when a library changes (e.g. after the framework was rebuilt).
   out << " | " << ninja_path(toolchain.given_lib.string());
   if (plan.link_catch_main) out << " " << ninja_path(toolchain.catch_main_lib.string());

@@ -19,13 +19,16 @@ struct SourceToCompile {
 struct NinjaPlan {
   std::vector<SourceToCompile> test_sources;  // a module's tests, or a milestone program's sources
   std::vector<SourceToCompile> learner_sources;
+  std::vector<std::filesystem::path> prebuilt_objects;         // compiled elsewhere, linked as they are
   std::vector<std::filesystem::path> reference_solution_libs;  // modules the learner did not write
+  std::vector<std::string> module_link_flags;  // from Toolchain::module_link_flags, modules in the build only
   std::string test_binary = "module_tests";  // relative to the build dir
   bool link_catch_main = true;               // false for a program with its own main()
 };
 
 // The sources and libraries for a request: every *.cpp in each learner dir, the test sources,
-// and the solution libraries of the modules that are not the learner's.
+// and the solution libraries of the modules that are not the learner's. Modules after the one under
+// test stay out of the build (progressive disclosure: a module 03 test binary has no autograd).
 NinjaPlan plan_module_build(const Toolchain& toolchain, const ModuleTestRequest& request);
 
 // The same for a milestone program: its sources take the tests' place, it has its own main(), and

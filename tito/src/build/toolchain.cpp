@@ -36,6 +36,9 @@ Toolchain load_toolchain(const fs::path& build_dir) {
     toolchain.cxx = json.at("cxx").get<std::string>();
     toolchain.cxx_flags = non_empty_strings(json.at("cxx_flags"));
     toolchain.link_flags = non_empty_strings(json.at("link_flags"));
+    const nlohmann::json module_link_flags = json.value("module_link_flags", nlohmann::json::object());
+    for (const auto& [module, flags] : module_link_flags.items())
+      toolchain.module_link_flags[module] = non_empty_strings(flags);
     // CMake may name a directory twice; system directories need no -I (and gcc ignores it).
     for (const auto& dir : non_empty_strings(json.at("include_dirs"))) {
       bool seen = std::find(toolchain.include_dirs.begin(), toolchain.include_dirs.end(), fs::path(dir)) !=

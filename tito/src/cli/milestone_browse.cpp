@@ -142,6 +142,10 @@ void print_parts(const Milestone& milestone, const MilestoneRecord* record) {
       std::cout << ": " << out.dim("not run") << "\n";
       continue;
     }
+    if (result->skipped) {
+      std::cout << ": " << out.yellow("skipped") << fmt::format(" on {} - {}\n", result->at, result->message);
+      continue;
+    }
     if (result->passed) {
       std::cout << ": " << out.green("passed") << fmt::format(" with {} = {} ({:.1f} s, {})\n", part.gate.metric,
                                                                format_value(result->value), result->seconds, result->at);

@@ -45,15 +45,6 @@ void refuse_if_locked(const Session& session, const Milestone& milestone) {
                   fix + "   (or try it on the reference code: tito milestone run " + milestone.id + " --reference)");
 }
 
-Toolchain checked_toolchain(const Installation& installation) {
-  try {
-    return load_toolchain(installation.build_dir);
-  } catch (const std::exception& error) {
-    throw UserError(fmt::format("cannot use the framework build in {}: {}", installation.build_dir.string(), error.what()),
-                    fmt::format("cmake -S {} -B {} -G Ninja && cmake --build {} -j2", installation.source_dir.string(),
-                                installation.build_dir.string(), installation.build_dir.string()));
-  }
-}
 
 // Learner code for every completed module; everything else links the reference solution libraries.
 std::map<std::string, fs::path> learner_dirs_for(const Session& session, bool reference) {
@@ -125,8 +116,10 @@ PartRun run_part(const Session& session, const Toolchain& toolchain, const Miles
     try {
       if (auto result = parse_result_line(line)) {
         results.push_back(*result);
-        std::cout << "  " << out.cyan(fmt::format("measured: part {} {} = {}", result->part, result->metric, result->value))
-                  << "\n" << std::flush;
+        const std::string said = result->skipped
+                                     ? fmt::format("skipped: part {} ({})", result->part, result->reason)
+                                     : fmt::format("measured: part {} {} = {}", result->part, result->metric, result->value);
+        std::cout << "  " << out.cyan(said) << "\n" << std::flush;
         return;
       }
     } catch (const std::invalid_argument& error) {
@@ -147,18 +140,23 @@ PartRun run_part(const Session& session, const Toolchain& toolchain, const Miles
   if (!outcome.build_ok) print_build_failure(outcome, session);
   const PartVerdict verdict = judge_part(part, results, outcome.failure());
   run.record.passed = verdict.passed;
+  run.record.skipped = verdict.skipped;
   run.record.value = verdict.value;
   run.record.metric = part.gate.metric;
   run.record.gate = part.gate.describe();
   run.record.seconds = outcome.build_seconds + outcome.run_seconds;
   run.record.message = verdict.message;
-  spdlog::info("milestone {} part {}: {} {}", milestone.id, part.number, verdict.passed ? "passed" : "failed", verdict.message);
+  spdlog::info("milestone {} part {}: {} {}", milestone.id, part.number,
+               verdict.passed ? "passed" : verdict.skipped ? "skipped" : "failed", verdict.message);
 
   for (const auto& file : files_written_since(output_dir, started)) std::cout << "  wrote " << file << "\n";
   if (verdict.passed) {
     std::cout << out.ok_mark() << " " << out.green(fmt::format("Part {} passed", part.number))
               << fmt::format(": {} = {} meets the gate {} (build {:.1f} s, run {:.1f} s)\n", part.gate.metric, *verdict.value,
                              part.gate.describe(), outcome.build_seconds, outcome.run_seconds);
+  } else if (verdict.skipped) {
+    std::cout << out.yellow(fmt::format("Part {} skipped", part.number)) << " (optional; it does not count against the "
+              << "milestone): " << verdict.message << "\n";
   } else {
     std::cout << out.fail_mark() << " " << out.red(fmt::format("Part {} failed", part.number)) << ": " << verdict.message
               << "\n";
@@ -189,7 +187,7 @@ int run_milestone(const GlobalOptions& global, const RunOptions& options) {
   MilestoneStore store(session.ws().tito_dir());
   const std::string notice = store.load();
   if (!notice.empty()) out.warning(notice);
-  const Toolchain toolchain = checked_toolchain(session.installation);
+  const Toolchain toolchain = load_checked_toolchain(session.installation);
 
   std::cout << out.bold(fmt::format("Milestone {}", milestone.label())) << (milestone.summary.empty() ? "" : " - " + milestone.summary)
             << "\n";
@@ -208,7 +206,7 @@ int run_milestone(const GlobalOptions& global, const RunOptions& options) {
       std::cout << "\nInterrupted: part " << part->number << " was not recorded.\n";
       return kExitInterrupted;
     }
-    all_passed = all_passed && run.record.passed;
+    all_passed = all_passed && (run.record.passed || run.record.skipped);
     if (!options.reference) newly_achieved = store.record_part(milestone, part->number, run.record) || newly_achieved;
   }
 

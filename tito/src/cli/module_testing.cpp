@@ -28,36 +28,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string rebuild_fix(const Installation& installation) {
-  return fmt::format("cmake -S {} -B {} -G Ninja && cmake --build {} -j2", installation.source_dir.string(),
-                     installation.build_dir.string(), installation.build_dir.string());
-}
-
-bool executable_exists(const std::string& program) {
-  if (program.find('/') != std::string::npos) return ::access(program.c_str(), X_OK) == 0;
-  const char* path = std::getenv("PATH");
-  std::istringstream dirs(path ? path : "");
-  for (std::string dir; std::getline(dirs, dir, ':');) {
-    if (!dir.empty() && ::access((fs::path(dir) / program).c_str(), X_OK) == 0) return true;
-  }
-  return false;
-}
-
-Toolchain load_checked_toolchain(const Installation& installation) {
-  Toolchain toolchain;
-  try {
-    toolchain = load_toolchain(installation.build_dir);
-  } catch (const std::exception& error) {
-    throw UserError(fmt::format("cannot use the framework build in {}: {}", installation.build_dir.string(), error.what()),
-                    rebuild_fix(installation));
-  }
-  if (!executable_exists(toolchain.cxx)) {
-    throw UserError(fmt::format("the C++ compiler '{}' named in {} was not found", toolchain.cxx,
-                                (installation.build_dir / "tito" / "toolchain.json").string()),
-                    "sudo apt-get install g++ && " + rebuild_fix(installation));
-  }
-  return toolchain;
-}
 
 // Every started module's folder must hold its learner files; they are what gets compiled.
 void check_workspace_integrity(const Session& session) {

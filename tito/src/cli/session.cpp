@@ -1,7 +1,12 @@
 #include "cli/session.h"
 
+#include <cstdlib>
 #include <filesystem>
+#include <sstream>
 
+#include <unistd.h>
+
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include "core/errors.h"
@@ -11,6 +16,8 @@
 namespace tito {
 namespace {
 
+namespace fs = std::filesystem;
+
 void attach_workspace(Session& session, Workspace workspace) {
   attach_workspace_log(workspace.logs_dir());
   session.progress = std::make_unique<ProgressStore>(workspace.tito_dir());
@@ -18,6 +25,21 @@ void attach_workspace(Session& session, Workspace workspace) {
   if (load.repaired()) terminal().warning(load.notice);
   session.workspace = std::move(workspace);
   spdlog::debug("workspace {}", session.workspace->root().string());
+}
+
+std::string rebuild_fix(const Installation& installation) {
+  return fmt::format("cmake -S {} -B {} -G Ninja && cmake --build {} -j2", installation.source_dir.string(),
+                     installation.build_dir.string(), installation.build_dir.string());
+}
+
+bool executable_exists(const std::string& program) {
+  if (program.find('/') != std::string::npos) return ::access(program.c_str(), X_OK) == 0;
+  const char* path = std::getenv("PATH");
+  std::istringstream dirs(path ? path : "");
+  for (std::string dir; std::getline(dirs, dir, ':');) {
+    if (!dir.empty() && ::access((fs::path(dir) / program).c_str(), X_OK) == 0) return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -48,6 +70,22 @@ std::string module_names(const Session& session, const std::vector<std::string>&
     names += numbers[i] + (module ? " " + module->title : "");
   }
   return names;
+}
+
+Toolchain load_checked_toolchain(const Installation& installation) {
+  Toolchain toolchain;
+  try {
+    toolchain = load_toolchain(installation.build_dir);
+  } catch (const std::exception& error) {
+    throw UserError(fmt::format("cannot use the framework build in {}: {}", installation.build_dir.string(), error.what()),
+                    rebuild_fix(installation));
+  }
+  if (!executable_exists(toolchain.cxx)) {
+    throw UserError(fmt::format("the C++ compiler '{}' named in {} was not found", toolchain.cxx,
+                                (installation.build_dir / "tito" / "toolchain.json").string()),
+                    "sudo apt-get install g++ && " + rebuild_fix(installation));
+  }
+  return toolchain;
 }
 
 }  // namespace tito

@@ -10,6 +10,7 @@
 #include "core/installation.h"
 #include "core/progress_store.h"
 #include "core/workspace.h"
+#include "run/module_test_runner.h"
 
 namespace tito {
 
@@ -38,5 +39,9 @@ Session open_session_if_possible(const GlobalOptions& options);
 
 // "01 Tensor, 02 Activations and 03 Layers": module numbers with their titles, for messages.
 std::string module_names(const Session& session, const std::vector<std::string>& numbers);
+
+// The build's toolchain.json, or a UserError naming the problem (missing build, missing compiler)
+// and the command that fixes it. Every command that compiles learner code starts here.
+Toolchain load_checked_toolchain(const Installation& installation);
 
 }  // namespace tito

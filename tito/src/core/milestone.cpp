@@ -201,6 +201,14 @@ std::optional<ResultLine> parse_result_line(const std::string& raw) {
   if (!payload.is_object()) throw std::invalid_argument("its payload is not a JSON object");
   if (!payload.contains("part") || !payload["part"].is_number_integer())
     throw std::invalid_argument("\"part\" is missing or not a whole number");
+  if (payload.contains("skipped")) {
+    if (!payload["skipped"].is_boolean()) throw std::invalid_argument("\"skipped\" is not true or false");
+    if (payload["skipped"].get<bool>()) {
+      if (!payload.contains("reason") || !payload["reason"].is_string() || payload["reason"].get<std::string>().empty())
+        throw std::invalid_argument("a skipped part needs a \"reason\" (why, and how to make it runnable)");
+      return ResultLine::skip(payload["part"].get<int>(), payload["reason"].get<std::string>());
+    }
+  }
   if (!payload.contains("metric") || !payload["metric"].is_string())
     throw std::invalid_argument("\"metric\" is missing or not a string");
   if (!payload.contains("value") || !payload["value"].is_number())
@@ -215,14 +223,22 @@ std::optional<ResultLine> parse_result_line(const std::string& raw) {
 PartVerdict judge_part(const MilestonePart& part, const std::vector<ResultLine>& results, const std::string& run_failure) {
   PartVerdict verdict;
   std::vector<std::string> other_metrics;
+  std::optional<std::string> skip_reason;
   for (const auto& result : results) {
     if (result.part != part.number) continue;
-    if (result.metric == part.gate.metric) verdict.value = result.value;
+    if (result.skipped) skip_reason = result.reason;
+    else if (result.metric == part.gate.metric) verdict.value = result.value;
     else other_metrics.push_back(result.metric);
   }
   if (!run_failure.empty()) {
     verdict.message = fmt::format("the program did not finish: {}", run_failure);
     if (verdict.value) verdict.message += fmt::format(" (after reporting {} = {})", part.gate.metric, *verdict.value);
+    return verdict;
+  }
+  if (!verdict.value && skip_reason) {
+    verdict.skipped = !part.required;
+    verdict.message = part.required ? fmt::format("part {} is required but the program skipped it: {}", part.number, *skip_reason)
+                                    : *skip_reason;
     return verdict;
   }
   if (!verdict.value) {

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/progress_store.h"
@@ -72,27 +73,44 @@ std::vector<const Milestone*> milestones_runnable_after(const std::vector<Milest
                                                         const ProgressState& progress);
 
 // One line a milestone program prints: TITO_RESULT {"part":1,"metric":"accuracy","value":0.97}
+// or, when it cannot run an optional part at all (a dataset that is not installed):
+//   TITO_RESULT {"part":3,"skipped":true,"reason":"Fashion-MNIST is not installed: sudo apt-get install ..."}
 struct ResultLine {
+  ResultLine() = default;
+  ResultLine(int part, std::string metric, double value) : part(part), metric(std::move(metric)), value(value) {}
+  static ResultLine skip(int part, std::string reason) {
+    ResultLine line;
+    line.part = part;
+    line.skipped = true;
+    line.reason = std::move(reason);
+    return line;
+  }
+
   int part = 0;
   std::string metric;
   double value = 0;
+  bool skipped = false;
+  std::string reason;  // why it was skipped, with the command that makes it runnable
 };
 inline constexpr const char* kResultPrefix = "TITO_RESULT ";
 
 // nullopt when the line is not a result line; throws std::invalid_argument when it starts with the
-// prefix but its JSON is malformed or lacks part/metric/value (the program has a bug worth showing).
+// prefix but its JSON is malformed or lacks part/metric/value (or, for a skip, a reason): the
+// program has a bug worth showing.
 std::optional<ResultLine> parse_result_line(const std::string& line);
 
 // tito's verdict on one part from what its program did and printed.
 struct PartVerdict {
   bool passed = false;
+  bool skipped = false;         // an optional part that could not run here: neither passed nor failed
   std::optional<double> value;  // the measured value the gate was applied to
-  std::string message;          // why it failed (one line, naming the fix); empty when it passed
+  std::string message;          // why it failed or was skipped (one line, naming the fix); empty when it passed
 };
 
 // `run_failure` is "" when the program exited cleanly, else why not ("it crashed with SIGSEGV ...").
 // The last result line for this part and the gate's metric counts; a crash, a time-out or a
-// non-zero exit fails the part even after a good result line.
+// non-zero exit fails the part even after a good result line. A part that reports no value but a
+// skip is skipped when it is optional ("required": false) and fails when it is required.
 PartVerdict judge_part(const MilestonePart& part, const std::vector<ResultLine>& results, const std::string& run_failure);
 
 }  // namespace tito

@@ -15,7 +15,7 @@ using nlohmann::json;
 constexpr int kFormatVersion = 1;
 
 json part_to_json(const PartRecord& part) {
-  json entry = {{"status", part.passed ? "passed" : "failed"},
+  json entry = {{"status", part.passed ? "passed" : part.skipped ? "skipped" : "failed"},
                 {"metric", part.metric},
                 {"value", part.value ? json(*part.value) : json(nullptr)},
                 {"gate", part.gate},
@@ -30,8 +30,10 @@ PartRecord part_from_json(const json& entry, const std::string& where) {
   if (!entry.is_object()) throw std::runtime_error(where + " is not an object");
   PartRecord part;
   const std::string status = entry.at("status").get<std::string>();
-  if (status != "passed" && status != "failed") throw std::runtime_error(where + ".status is neither passed nor failed");
+  if (status != "passed" && status != "failed" && status != "skipped")
+    throw std::runtime_error(where + ".status is not passed, failed or skipped");
   part.passed = status == "passed";
+  part.skipped = status == "skipped";
   part.metric = entry.value("metric", "");
   if (entry.contains("value") && !entry["value"].is_null()) part.value = entry["value"].get<double>();
   part.gate = entry.value("gate", "");

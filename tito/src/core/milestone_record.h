@@ -17,6 +17,7 @@ namespace tito {
 
 struct PartRecord {
   bool passed = false;                  // the latest run's verdict
+  bool skipped = false;                 // an optional part that could not run (message says why)
   std::optional<double> value;          // what the program measured (absent: it reported nothing)
   std::string metric;
   std::string gate;                     // "accuracy >= 0.95", as judged

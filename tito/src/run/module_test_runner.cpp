@@ -44,12 +44,13 @@ struct NinjaRun {
   std::string log;  // compiler messages; ninja's own status lines go to progress instead
 };
 
-NinjaRun run_ninja(const Toolchain& toolchain, const fs::path& build_dir, const std::string& target,
-                   const ProgressSink& progress) {
+NinjaRun run_ninja(const Toolchain& toolchain, const fs::path& build_dir, const std::vector<std::string>& targets,
+                   const ProgressSink& progress, int jobs = 2) {
   NinjaRun result;
   bool skip_command_line = false;
-  std::string ninja = find_executable(toolchain.ninja);
-  CommandOutcome outcome = run_captured({ninja, "-C", build_dir.string(), "-j2", target}, {}, [&](const std::string& line) {
+  std::vector<std::string> argv = {find_executable(toolchain.ninja), "-C", build_dir.string(), "-j" + std::to_string(jobs)};
+  argv.insert(argv.end(), targets.begin(), targets.end());
+  CommandOutcome outcome = run_captured(argv, {}, [&](const std::string& line) {
     // Ninja's status lines look like "[2/5] compiling 01/matmul.cpp"; the rest is compiler output.
     auto close = line.find("] ");
     bool status = !line.empty() && line[0] == '[' && close != std::string::npos &&
@@ -84,9 +85,12 @@ void skip_spaces(const std::string& text, std::size_t& at) {
   while (at < text.size() && std::isspace(static_cast<unsigned char>(text[at]))) ++at;
 }
 
-// When the code does not compile there is no binary to ask, so read the case names from the test
-// sources: instructors write them as TEST_CASE("name", "[tags][points=N]").
-std::vector<CaseResult> cases_from_sources(const std::vector<fs::path>& test_sources) {
+}  // namespace
+
+// When the code does not compile there is no binary to ask, and a grader must not believe what a
+// learner's binary says about points, so read the cases from the test sources: instructors write them
+// as TEST_CASE("name", "[tags][points=N]").
+std::vector<CaseResult> cases_declared_in(const std::vector<fs::path>& test_sources) {
   static const std::string macro = "TEST_CASE", points_tag = "[points=";
   std::vector<CaseResult> cases;
   for (const auto& source : test_sources) {
@@ -110,12 +114,13 @@ std::vector<CaseResult> cases_from_sources(const std::vector<fs::path>& test_sou
       if (tags.find("[.") != std::string::npos) continue;  // hidden
       auto points = tags.find(points_tag);
       if (points != std::string::npos) result.points = std::atoi(tags.c_str() + points + points_tag.size());
-      result.detail = "the code did not compile";
       cases.push_back(result);
     }
   }
   return cases;
 }
+
+namespace {
 
 // Reads what a running program has appended to its output file since the last call and hands out
 // complete lines; the last partial line waits for its newline (or for flush_rest at the end).
@@ -171,7 +176,7 @@ ProgramOutcome run_program(const Toolchain& toolchain, const ProgramRequest& req
   write_if_changed(build_dir / "build.ninja", ninja_file_text(toolchain, plan));
 
   const auto build_start = std::chrono::steady_clock::now();
-  NinjaRun build = run_ninja(toolchain, build_dir, plan.test_binary, progress);
+  NinjaRun build = run_ninja(toolchain, build_dir, {plan.test_binary}, progress);
   outcome.build_ok = build.ok;
   outcome.build_log = build.log;
   outcome.build_seconds = seconds_since(build_start);
@@ -224,7 +229,7 @@ TestReport run_module_tests(const Toolchain& toolchain, const ModuleTestRequest&
   write_if_changed(build_dir / "build.ninja", ninja_file_text(toolchain, plan));
 
   auto build_start = std::chrono::steady_clock::now();
-  NinjaRun build = run_ninja(toolchain, build_dir, plan.test_binary, progress);
+  NinjaRun build = run_ninja(toolchain, build_dir, {plan.test_binary}, progress, request.build_jobs);
   report.build_ok = build.ok;
   report.build_log = build.log;
   report.build_seconds = seconds_since(build_start);
@@ -235,13 +240,16 @@ TestReport run_module_tests(const Toolchain& toolchain, const ModuleTestRequest&
   session.time_limit_s = request.time_limit_s;
   session.memory_limit_mb = request.memory_limit_mb;
   session.sanitized = toolchain.sanitized;
+  session.extra_env = request.run_env;
+  if (request.confine_writes) session.writable_dir = run_dir;
 
   auto run_start = std::chrono::steady_clock::now();
   if (report.build_ok) {
     report.cases = list_cases(session);
     run_test_session(session, report.cases, progress);
   } else {
-    report.cases = cases_from_sources(request.test_sources);
+    report.cases = cases_declared_in(request.test_sources);
+    for (auto& c : report.cases) c.detail = "the code did not compile";
   }
   report.run_seconds = seconds_since(run_start);
 
@@ -250,6 +258,27 @@ TestReport run_module_tests(const Toolchain& toolchain, const ModuleTestRequest&
     if (hint != request.hints.end()) c.hint = hint->second;
   }
   return report;
+}
+
+TestObjects build_test_objects(const Toolchain& toolchain, const std::vector<fs::path>& test_sources,
+                               const fs::path& build_dir, int jobs, const ProgressSink& progress) {
+  require_tools(toolchain);
+  const fs::path dir = fs::absolute(build_dir);
+  fs::create_directories(dir);
+  ModuleTestRequest request;  // tests only: no learner code, nothing to link
+  request.test_sources = test_sources;
+  const NinjaPlan plan = plan_module_build(toolchain, request);
+  write_if_changed(dir / "build.ninja", ninja_file_text(toolchain, plan));
+  std::vector<std::string> targets;
+  TestObjects built;
+  for (const auto& source : plan.test_sources) {
+    targets.push_back(source.object);
+    built.objects.push_back(dir / source.object);
+  }
+  NinjaRun build = run_ninja(toolchain, dir, targets, progress, jobs);
+  built.ok = build.ok;
+  built.build_log = build.log;
+  return built;
 }
 
 }  // namespace tito

@@ -17,6 +17,8 @@ struct Toolchain {
   std::string cxx;                              // compiler path
   std::vector<std::string> cxx_flags;           // includes -std=c++17, optimisation, sanitizers if any
   std::vector<std::string> link_flags;
+  // Flags only a build that includes the module gets: "06" -> {"-Wl,-u,<engine registration>"}.
+  std::map<std::string, std::vector<std::string>> module_link_flags;
   std::vector<std::filesystem::path> include_dirs;
   std::filesystem::path given_lib;              // framework code no learner writes
   std::map<std::string, std::filesystem::path> solution_libs;  // module number -> reference learner code
@@ -39,12 +41,32 @@ struct ModuleTestRequest {
   std::filesystem::path build_dir;                      // scratch space for this module, e.g. .tito/build/01
   double time_limit_s = 30;                             // for one run of the test binary
   std::size_t memory_limit_mb = 1024;
+  int build_jobs = 2;                                   // ninja -j; graders building many learners use 1
+  // Test objects compiled once and shared (build_test_objects): linked instead of compiling
+  // test_sources, which then only name the cases when the build fails.
+  std::vector<std::filesystem::path> prebuilt_test_objects;
+  std::map<std::string, std::string> run_env;           // added to the test program's environment
+  bool confine_writes = false;                          // best effort: only <build_dir>/run stays writable
+};
+
+// Compiles test sources to objects (no link) in `build_dir`, so many learner builds can share them.
+struct TestObjects {
+  bool ok = false;
+  std::string build_log;
+  std::vector<std::filesystem::path> objects;  // absolute
 };
 
 using ProgressSink = std::function<void(const std::string& line)>;  // "compiling matmul.cpp", ...
 
 TestReport run_module_tests(const Toolchain& toolchain, const ModuleTestRequest& request,
                             const ProgressSink& progress = {});
+
+TestObjects build_test_objects(const Toolchain& toolchain, const std::vector<std::filesystem::path>& test_sources,
+                               const std::filesystem::path& build_dir, int jobs = 2, const ProgressSink& progress = {});
+
+// The graded cases as the instructor wrote them: TEST_CASE("name", "[tags][points=N]") in the test
+// sources, hidden ([.]) cases left out. Their status is NotRun.
+std::vector<CaseResult> cases_declared_in(const std::vector<std::filesystem::path>& test_sources);
 
 // A program (not a test binary) built from its own sources against the learner's code, then run
 // once in the sandbox: how `tito milestone run` runs a milestone part.

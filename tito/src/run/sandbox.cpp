@@ -3,7 +3,9 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/mount.h>
 #include <sys/resource.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -11,6 +13,8 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 #include <thread>
 
 extern char** environ;
@@ -24,7 +28,47 @@ struct PreparedExec {
   std::vector<std::string> argv_storage, env_storage;
   std::vector<char*> argv, envp;
   std::string uid_map, gid_map;
+  // For writable_dir: every mount point with the flags a read-only remount must keep (a user
+  // namespace may not drop nosuid/nodev/noexec), and the directory that stays writable.
+  std::vector<std::pair<std::string, unsigned long>> mounts;
+  std::string writable_dir;
 };
+
+// "\040" in /proc/self/mountinfo stands for a space, and so on.
+std::string unescape_mount_path(const std::string& text) {
+  std::string path;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\\' && i + 3 < text.size()) {
+      path += static_cast<char>(std::stoi(text.substr(i + 1, 3), nullptr, 8));
+      i += 3;
+    } else {
+      path += text[i];
+    }
+  }
+  return path;
+}
+
+std::vector<std::pair<std::string, unsigned long>> current_mounts() {
+  std::vector<std::pair<std::string, unsigned long>> mounts;
+  std::ifstream info("/proc/self/mountinfo");
+  for (std::string line; std::getline(info, line);) {
+    std::istringstream fields(line);
+    std::string id, parent, device, root, mount_point;
+    if (!(fields >> id >> parent >> device >> root >> mount_point)) continue;
+    std::string path = unescape_mount_path(mount_point);
+    struct statvfs stats {};
+    if (statvfs(path.c_str(), &stats) != 0) continue;
+    unsigned long flags = 0;
+    if (stats.f_flag & ST_NOSUID) flags |= MS_NOSUID;
+    if (stats.f_flag & ST_NODEV) flags |= MS_NODEV;
+    if (stats.f_flag & ST_NOEXEC) flags |= MS_NOEXEC;
+    if (stats.f_flag & ST_NOATIME) flags |= MS_NOATIME;
+    if (stats.f_flag & ST_NODIRATIME) flags |= MS_NODIRATIME;
+    if (stats.f_flag & ST_RELATIME) flags |= MS_RELATIME;
+    mounts.emplace_back(path, flags);
+  }
+  return mounts;
+}
 
 PreparedExec prepare_exec(const SandboxSpec& spec) {
   PreparedExec exec;
@@ -46,6 +90,10 @@ PreparedExec prepare_exec(const SandboxSpec& spec) {
   // Keep our own uid/gid inside the new user namespace, so files stay ours.
   exec.uid_map = std::to_string(getuid()) + " " + std::to_string(getuid()) + " 1\n";
   exec.gid_map = std::to_string(getgid()) + " " + std::to_string(getgid()) + " 1\n";
+  if (!spec.writable_dir.empty()) {
+    exec.writable_dir = std::filesystem::absolute(spec.writable_dir).lexically_normal().string();
+    exec.mounts = current_mounts();
+  }
   return exec;
 }
 
@@ -67,6 +115,29 @@ void try_cut_network(const PreparedExec& exec) {
   write_proc_file("/proc/self/gid_map", exec.gid_map);
 }
 
+bool path_is_under(const std::string& path, const std::string& dir) {
+  return path.size() >= dir.size() && path.compare(0, dir.size(), dir) == 0 &&
+         (path.size() == dir.size() || path[dir.size()] == '/');
+}
+
+// A private user, mount and network namespace in which the writable dir is a mount of its own and
+// every other mount is remounted read-only. False (and nothing changed) when the kernel refuses the
+// namespaces; then the caller falls back to cutting the network only.
+bool try_confine_writes(const PreparedExec& exec) {
+  if (unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET) != 0) return false;
+  write_proc_file("/proc/self/setgroups", "deny");
+  write_proc_file("/proc/self/uid_map", exec.uid_map);
+  write_proc_file("/proc/self/gid_map", exec.gid_map);
+  mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr);  // nothing we do leaks to the host
+  if (mount(exec.writable_dir.c_str(), exec.writable_dir.c_str(), nullptr, MS_BIND | MS_REC, nullptr) != 0) return true;
+  for (const auto& [mount_point, flags] : exec.mounts) {
+    if (path_is_under(mount_point, exec.writable_dir)) continue;
+    // Failures (e.g. /proc in some containers) leave that one mount as it was.
+    mount(nullptr, mount_point.c_str(), nullptr, MS_REMOUNT | MS_BIND | MS_RDONLY | flags, nullptr);
+  }
+  return true;
+}
+
 void set_limit(int resource, rlim_t soft, rlim_t hard) {
   struct rlimit limit {};
   limit.rlim_cur = soft;
@@ -81,7 +152,7 @@ void set_limit(int resource, rlim_t soft, rlim_t hard) {
   dup2(output_fd, STDOUT_FILENO);
   dup2(output_fd, STDERR_FILENO);
 
-  try_cut_network(exec);
+  if (exec.writable_dir.empty() || !try_confine_writes(exec)) try_cut_network(exec);
   set_limit(RLIMIT_CORE, 0, 0);
   // CPU time is only a backstop for the parent's wall-clock limit (e.g. if tito itself is stopped).
   auto cpu_seconds = static_cast<rlim_t>(std::ceil(spec.time_limit_s)) + 2;
@@ -100,6 +171,26 @@ void set_limit(int resource, rlim_t soft, rlim_t hard) {
 }
 
 }  // namespace
+
+bool write_confinement_works(const std::filesystem::path& scratch_dir) {
+  namespace fs = std::filesystem;
+  const fs::path inside = scratch_dir / "confinement-probe";
+  const fs::path outside = scratch_dir / "confinement-probe-outside";
+  std::error_code ignored;
+  fs::create_directories(inside, ignored);
+  fs::remove(outside, ignored);
+  SandboxSpec spec;
+  spec.argv = {"/bin/sh", "-c", "echo > \"$0\"", outside.string()};
+  spec.output_file = inside / "output.txt";
+  spec.working_dir = inside;
+  spec.time_limit_s = 10;
+  spec.writable_dir = inside;
+  SandboxResult run = sandboxed_run(spec);
+  const bool confined = run.started && !fs::exists(outside);
+  fs::remove_all(inside, ignored);
+  fs::remove(outside, ignored);
+  return confined;
+}
 
 std::string describe_signal(int signal_number) {
   switch (signal_number) {

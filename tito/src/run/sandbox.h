@@ -18,6 +18,9 @@ struct SandboxSpec {
   double time_limit_s = 30;                      // wall clock, enforced by the parent
   std::size_t memory_limit_mb = 1024;            // address space; 0 = no limit
   bool limit_address_space = true;               // false under ASan, which reserves terabytes of address space
+  // Set: best effort to make every other mount read-only for the program (a private user + mount
+  // namespace); where the system forbids that, the program runs unconfined (write_confinement_works).
+  std::filesystem::path writable_dir;
   // Called every few milliseconds while the program runs (e.g. to show its output live); returning
   // false stops the program at once (e.g. the learner pressed Ctrl-C).
   std::function<bool()> keep_running;
@@ -34,6 +37,10 @@ struct SandboxResult {
 };
 
 SandboxResult sandboxed_run(const SandboxSpec& spec);
+
+// Whether SandboxSpec::writable_dir really stops writes on this machine: runs `touch` confined to
+// `scratch_dir` against a file beside it and checks that nothing appeared.
+bool write_confinement_works(const std::filesystem::path& scratch_dir);
 
 // "SIGSEGV (segmentation fault)", "SIGABRT (aborted)", ...
 std::string describe_signal(int signal_number);

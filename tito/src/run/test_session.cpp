@@ -46,6 +46,8 @@ SandboxSpec sandbox_spec_for(const TestSessionSpec& spec, std::vector<std::strin
   sandbox.time_limit_s = spec.time_limit_s;
   sandbox.memory_limit_mb = spec.memory_limit_mb;
   sandbox.limit_address_space = !spec.sanitized;
+  sandbox.extra_env = spec.extra_env;
+  sandbox.writable_dir = spec.writable_dir;
   if (!events.empty()) sandbox.extra_env["TITO_EVENTS_FILE"] = events.string();
   if (spec.sanitized) {
     // ASan cannot live under RLIMIT_AS; its own limits stand in. An allocation over the limit

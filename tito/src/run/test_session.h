@@ -3,6 +3,7 @@
 // code crashes, loops or exhausts memory, the case that was running takes the blame and the binary
 // is started again on the cases that had not run yet.
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,8 @@ struct TestSessionSpec {
   double time_limit_s = 30;        // per start of the binary
   std::size_t memory_limit_mb = 1024;
   bool sanitized = false;
+  std::map<std::string, std::string> extra_env;  // added to the program's environment
+  std::filesystem::path writable_dir;            // set: try to make everything else read-only (sandbox.h)
 };
 
 // Lists the binary's cases (in the sandbox too: static initialisers are learner code).

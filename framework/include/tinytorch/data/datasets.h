@@ -2,5 +2,6 @@
 // torch::data::datasets: every dataset TinyTorch has.
 #include "tinytorch/data/datasets/base.h"
 #include "tinytorch/data/datasets/map.h"
+#include "tinytorch/data/datasets/mnist.h"
 #include "tinytorch/data/datasets/tensor.h"
 #include "tinytorch/data/datasets/tinydigits.h"

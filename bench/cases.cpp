@@ -1,0 +1,242 @@
+// The benchmark cases, written once with LibTorch's C++ frontend and compiled twice: against
+// tinytorch (bench_tinytorch) and, where libtorch-dev is installed, against LibTorch (bench_libtorch,
+// -DBENCH_WITH_LIBTORCH). Only the include line differs, so both sides run the very same code.
+// Each result is one JSON line (bench/harness.h); scripts/bench runs the programs and compares.
+#include <cstdio>
+#include <exception>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "harness.h"
+
+#ifdef BENCH_WITH_LIBTORCH
+#include <torch/torch.h>
+#define BENCH_IMPL "libtorch"
+#define BENCH_HAS_AUTOGRAD 1
+#define BENCH_HAS_OPTIM 1
+#define BENCH_HAS_CONV 1
+#else
+#include <tinytorch/torch.h>
+#include <tinytorch/gemm.h>
+#define BENCH_IMPL "tinytorch"
+// Modules arrive one by one: a case whose module is missing reports itself unavailable.
+#if __has_include(<tinytorch/autograd.h>)
+#include <tinytorch/autograd.h>
+#define BENCH_HAS_AUTOGRAD 1
+#endif
+#if __has_include(<tinytorch/optim.h>)
+#include <tinytorch/optim.h>
+#define BENCH_HAS_OPTIM 1
+#endif
+#if __has_include(<tinytorch/nn/modules/conv.h>)
+#include <tinytorch/nn/modules/conv.h>
+#define BENCH_HAS_CONV 1
+#endif
+#endif
+
+namespace {
+
+struct Case {
+  std::string name;
+  std::string what;  // one line for --list and the table
+  // Runs the measurement and prints its JSON line(s).
+  std::function<void(const bench::Options&)> run;
+};
+
+// What tinytorch adds to each result: the caching allocator's view of the measured code.
+std::vector<std::string> allocator_report() {
+#ifdef BENCH_WITH_LIBTORCH
+  return {};
+#else
+  const auto stats = torch::memory::allocator_stats();
+  return {"\"alloc_hit_rate\": " + std::to_string(stats.hit_rate()),
+          "\"alloc_peak_bytes\": " + std::to_string(stats.peak_allocated_bytes),
+          "\"alloc_cached_bytes\": " + std::to_string(stats.cached_bytes),
+          std::string("\"alloc_caching\": ") + (stats.caching_enabled ? "true" : "false")};
+#endif
+}
+
+void reset_allocator_counts() {
+#ifndef BENCH_WITH_LIBTORCH
+  torch::memory::reset_peak_stats();
+#endif
+}
+
+template <typename Body>
+void run_and_print(const std::string& name, const bench::Options& options, double flops, Body&& body,
+                   std::vector<std::string> extra = {}) {
+  reset_allocator_counts();
+  const bench::Timing timing = bench::measure(body, options.budget());
+  for (std::string& pair : allocator_report()) extra.push_back(std::move(pair));
+  bench::print_result(name, BENCH_IMPL, options.threads, timing, flops, extra);
+}
+
+// ---- 1. fp32 matmul ----
+
+void matmul_case(int64_t n, const bench::Options& options) {
+  const std::string name = "matmul_" + std::to_string(n);
+  torch::manual_seed(0);
+  const auto a = torch::randn({n, n});
+  const auto b = torch::randn({n, n});
+  std::vector<std::string> extra;
+#ifndef BENCH_WITH_LIBTORCH
+  extra.push_back("\"kernel\": \"" + torch::cpublas::float_kernel() + "\"");
+#endif
+  run_and_print(name, options, 2.0 * n * n * n, [&] { torch::mm(a, b); }, extra);
+}
+
+#ifndef BENCH_WITH_LIBTORCH
+// The learner's triple loop (module 01's starting point), for comparison: always one thread.
+void naive_matmul_case(int64_t n, const bench::Options& options) {
+  const auto a = torch::randn({n, n});
+  const auto b = torch::randn({n, n});
+  auto c = torch::empty({n, n});
+  bench::Budget budget = options.budget();
+  // One call of 1024 takes seconds (minutes on a loaded machine): one sample is measurement enough,
+  // and the warm-up call is the only other one.
+  budget.min_samples = n >= 1024 ? 1 : 3;
+  budget.warmup_seconds = 0;
+  budget.target_seconds = options.quick ? 0 : 2.0;
+  const bench::Timing timing = bench::measure(
+      [&] {
+        torch::cpublas::gemm_reference(n, n, n, a.data_ptr<float>(), n, 1, b.data_ptr<float>(), n, 1,
+                                       c.data_ptr<float>(), n);
+      },
+      budget);
+  bench::print_result("matmul_naive_" + std::to_string(n), BENCH_IMPL, 1, timing, 2.0 * n * n * n,
+                      {"\"kernel\": \"naive triple loop\""});
+}
+#endif
+
+// ---- 2, 3. One training step of an MLP: forward, cross-entropy, backward, SGD step ----
+
+void mlp_case(const std::string& name, int64_t in, int64_t hidden, int64_t out, int64_t batch,
+              const bench::Options& options) {
+#if defined(BENCH_HAS_AUTOGRAD) && defined(BENCH_HAS_OPTIM)
+  torch::manual_seed(0);
+  torch::nn::Sequential model(torch::nn::Linear(in, hidden), torch::nn::ReLU(), torch::nn::Linear(hidden, out));
+  torch::optim::SGD optimizer(model->parameters(), torch::optim::SGDOptions(0.01));
+  const auto x = torch::randn({batch, in});
+  const auto y = torch::randint(0, out, {batch}, torch::kLong);
+  // Forward + backward + update: 3 matmuls' worth of FLOPs per layer (one forward, two backward).
+  const double flops = 3.0 * 2.0 * batch * (in * hidden + hidden * out);
+  run_and_print(name, options, flops, [&] {
+    optimizer.zero_grad();
+    auto loss = torch::nn::functional::cross_entropy(model->forward(x), y);
+    loss.backward();
+    optimizer.step();
+  });
+#else
+  (void)in, (void)hidden, (void)out, (void)batch;
+  bench::print_unavailable(name, BENCH_IMPL, options.threads, "not available: needs modules 06 (autograd) and 07 (optimizers)");
+#endif
+}
+
+// ---- 4. Conv2d forward + backward ----
+
+void conv_case(const std::string& name, int64_t batch, int64_t in_channels, int64_t out_channels, int64_t size,
+               const bench::Options& options) {
+#ifdef BENCH_HAS_CONV
+  torch::manual_seed(0);
+  torch::nn::Conv2d conv(torch::nn::Conv2dOptions(in_channels, out_channels, 3).padding(1));
+  const auto x = torch::randn({batch, in_channels, size, size});
+  const double flops = 3.0 * 2.0 * batch * out_channels * size * size * in_channels * 9;
+  run_and_print(name, options, flops, [&] {
+    conv->zero_grad();
+    conv->forward(x).sum().backward();
+  });
+#else
+  (void)batch, (void)in_channels, (void)out_channels, (void)size;
+  bench::print_unavailable(name, BENCH_IMPL, options.threads, "not available: needs module 09 (Conv2d)");
+#endif
+}
+
+// ---- 5. Per-op overhead: what one tiny op costs beyond its arithmetic ----
+
+void add_case(const std::string& name, bool requires_grad, bool backward, const bench::Options& options) {
+#ifndef BENCH_HAS_AUTOGRAD
+  if (requires_grad) {
+    bench::print_unavailable(name, BENCH_IMPL, options.threads, "not available: needs module 06 (autograd)");
+    return;
+  }
+#endif
+  try {
+    auto a = torch::ones({1});
+    auto b = torch::ones({1});
+    if (requires_grad) {
+      a.requires_grad_(true);
+      b.requires_grad_(true);
+    }
+    if (backward) {
+      run_and_print(name, options, 0, [&] {
+        auto c = a + b;
+        c.backward();
+      });
+    } else {
+      run_and_print(name, options, 0, [&] { auto c = a + b; });
+    }
+  } catch (const std::exception& error) {
+    bench::print_unavailable(name, BENCH_IMPL, options.threads, std::string("failed: ") + error.what());
+  }
+}
+
+std::vector<Case> all_cases() {
+  std::vector<Case> cases;
+  for (int64_t n : {64, 256, 512, 1024}) {
+    cases.push_back({"matmul_" + std::to_string(n), "fp32 mm of two " + std::to_string(n) + "x" + std::to_string(n) +
+                                                        " matrices (GFLOP/s)",
+                     [n](const bench::Options& o) { matmul_case(n, o); }});
+  }
+#ifndef BENCH_WITH_LIBTORCH
+  for (int64_t n : {64, 256, 512, 1024}) {
+    cases.push_back({"matmul_naive_" + std::to_string(n), "the learner's triple loop, " + std::to_string(n),
+                     [n](const bench::Options& o) { naive_matmul_case(n, o); }});
+  }
+#endif
+  cases.push_back({"mlp_64_32_10", "MLP 64-32-10, batch 32: one SGD training step",
+                   [](const bench::Options& o) { mlp_case("mlp_64_32_10", 64, 32, 10, 32, o); }});
+  cases.push_back({"mlp_784_128_10", "MLP 784-128-10, batch 64: one SGD training step",
+                   [](const bench::Options& o) { mlp_case("mlp_784_128_10", 784, 128, 10, 64, o); }});
+  cases.push_back({"conv_1_8_8x8", "Conv2d 1->8, 8x8, 3x3, pad 1, batch 32: forward + backward",
+                   [](const bench::Options& o) { conv_case("conv_1_8_8x8", 32, 1, 8, 8, o); }});
+  cases.push_back({"conv_3_32_32x32", "Conv2d 3->32, 32x32, 3x3, pad 1, batch 32: forward + backward",
+                   [](const bench::Options& o) { conv_case("conv_3_32_32x32", 32, 3, 32, 32, o); }});
+  cases.push_back({"add_1", "a + b on 1-element tensors",
+                   [](const bench::Options& o) { add_case("add_1", false, false, o); }});
+  cases.push_back({"add_1_grad", "a + b, both requiring grad (records the graph)",
+                   [](const bench::Options& o) { add_case("add_1_grad", true, false, o); }});
+  cases.push_back({"add_1_backward", "(a + b).backward() round trip",
+                   [](const bench::Options& o) { add_case("add_1_backward", true, true, o); }});
+  return cases;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const bench::Options options = bench::parse_options(argc, argv);
+  const std::vector<Case> cases = all_cases();
+  if (options.list) {
+    for (const Case& c : cases) std::printf("%-18s %s\n", c.name.c_str(), c.what.c_str());
+    return 0;
+  }
+  for (const std::string& wanted : options.cases) {
+    bool known = false;
+    for (const Case& c : cases) known = known || c.name == wanted;
+    if (!known) {
+      std::fprintf(stderr, "error: no case '%s' in %s\nfix: %s --list shows the cases\n", wanted.c_str(), BENCH_IMPL,
+                   argv[0]);
+      return 2;
+    }
+  }
+  torch::set_num_threads(options.threads);
+  for (const Case& c : cases) {
+    if (!options.wants(c.name)) continue;
+    try {
+      c.run(options);
+    } catch (const std::exception& error) {
+      bench::print_unavailable(c.name, BENCH_IMPL, options.threads, std::string("failed: ") + error.what());
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,321 @@
+#!/usr/bin/env python3
+"""Runs the benchmark programs built by scripts/bench and compares tinytorch with its baselines.
+
+Called by scripts/bench (which builds build-bench/ first); see bench/README.md. For every case and
+thread count it runs bench_tinytorch, then each baseline, one process per measurement, back to back,
+so that a baseline is measured under the same machine load as the framework. OpenBLAS (and
+LibTorch, which calls OpenBLAS for its matmuls on Debian) run twice: with the OPENBLAS_* variables of
+the environment, and with them removed so that OpenBLAS picks its kernel for this CPU.
+"""
+import argparse
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+OPENBLAS_VARS = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS")
+
+# Targets from the benchmarking issue, as limits on (tinytorch time / baseline time).
+# matmul: at least 0.8x OpenBLAS's GFLOP/s = at most 1.25x its time.
+TARGETS = {
+    ("matmul_1024", 1, "openblas"): 1.25,
+    ("mlp_64_32_10", None, "libtorch"): 0.5,
+    ("mlp_784_128_10", None, "libtorch"): 1.0,
+    ("conv_1_8_8x8", None, "libtorch"): 1.0,
+    ("conv_3_32_32x32", None, "libtorch"): 1.0,
+    ("add_1_grad", None, "libtorch"): 1.0,
+    ("add_1_backward", None, "libtorch"): 1.0,
+}
+MILESTONE_TARGET_SECONDS = 10.0  # milestones 01-03 together
+
+
+def target_for(case, threads, baseline_kind):
+    for key in ((case, threads, baseline_kind), (case, None, baseline_kind)):
+        if key in TARGETS:
+            return TARGETS[key]
+    return None
+
+
+def run_program(binary, case, threads, quick, env):
+    command = [str(binary), "--case", case, "--threads", str(threads)] + (["--quick"] if quick else [])
+    done = subprocess.run(command, env=env, capture_output=True, text=True)
+    if done.returncode != 0:
+        return [{"case": case, "threads": threads, "unavailable": f"exit {done.returncode}: {done.stderr.strip()[-300:]}"}]
+    return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+
+
+def list_cases(binary):
+    out = subprocess.run([str(binary), "--list"], capture_output=True, text=True, check=True).stdout
+    return [(line.split(None, 1)[0], line.split(None, 1)[1].strip()) for line in out.splitlines() if line.strip()]
+
+
+def load_average():
+    try:
+        return os.getloadavg()[0]
+    except OSError:
+        return None
+
+
+def machine_info(env):
+    cpu = ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                                cwd=Path(__file__).parent).stdout.strip()
+    except OSError:
+        commit = ""
+    return {
+        "commit": commit,
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "machine": platform.machine(),
+        "load_average_1min_at_start": load_average(),
+        "environment": {name: env.get(name) for name in OPENBLAS_VARS},
+    }
+
+
+def timed_command(command, env, cwd):
+    start = time.monotonic()
+    done = subprocess.run(command, env=env, cwd=cwd, capture_output=True, text=True)
+    return time.monotonic() - start, done
+
+
+def tito_cases(tito, source_dir, build_dir, quick, log):
+    """Case 6 (the learner loop) and case 7 (milestones on the reference), through the real tito."""
+    results = []
+    env = dict(os.environ, TITO_HOME=str(source_dir), TITO_BUILD_DIR=str(build_dir), CI="1", NO_COLOR="1")
+    scratch = Path(tempfile.mkdtemp(prefix="tinytorch-bench-"))
+    try:
+        subprocess.run([str(tito), "init", "ws"], cwd=scratch, env=env, check=True, capture_output=True)
+        workspace = scratch / "ws"
+        # The learner loop on a correct module: the reference solution, so the timed run is a full pass.
+        subprocess.run([str(tito), "module", "start", "01", "--reference"], cwd=workspace, env=env, check=True,
+                       capture_output=True)
+        learner_file = next(iter(sorted(workspace.rglob("matmul.cpp"))), None)
+        log("learner loop: tito module test 01 after touching one learner file")
+        seconds, done = timed_command([str(tito), "module", "test", "01"], env, workspace)  # first build
+        if done.returncode != 0 or learner_file is None:
+            results.append({"case": "learner_loop_01", "impl": "tito", "unavailable":
+                            f"tito module test 01 failed: {(done.stdout + done.stderr).strip()[-300:]}"})
+        else:
+            samples = []
+            for _ in range(2 if quick else 5):
+                learner_file.touch()
+                seconds, done = timed_command([str(tito), "module", "test", "01"], env, workspace)
+                samples.append(seconds)
+            results.append({"case": "learner_loop_01", "impl": "tito", "median_s": statistics.median(samples),
+                            "min_s": min(samples), "samples": len(samples), "first_build_s": seconds})
+
+        for milestone_dir in sorted((source_dir / "milestones").glob("[0-9][0-9]_*")):
+            number = milestone_dir.name[:2]
+            if not any(milestone_dir.glob("*.cpp")):
+                results.append({"case": f"milestone_{number}", "impl": "tito",
+                                "unavailable": "not available yet (no program in " + milestone_dir.name + ")"})
+                continue
+            log(f"milestone {number}: tito milestone run {number} --reference")
+            command = [str(tito), "milestone", "run", number, "--reference"]
+            _, done = timed_command(command, env, workspace)  # builds the program
+            if done.returncode != 0:
+                results.append({"case": f"milestone_{number}", "impl": "tito",
+                                "unavailable": f"failed: {(done.stdout + done.stderr).strip()[-300:]}"})
+                continue
+            samples = [timed_command(command, env, workspace)[0] for _ in range(1 if quick else 3)]
+            results.append({"case": f"milestone_{number}", "impl": "tito", "median_s": statistics.median(samples),
+                            "min_s": min(samples), "samples": len(samples)})
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return results
+
+
+def format_time(us):
+    if us is None:
+        return "-"
+    if us >= 1e6:
+        return f"{us / 1e6:.2f} s"
+    if us >= 1e3:
+        return f"{us / 1e3:.2f} ms"
+    return f"{us:.2f} us"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--build-dir", required=True, type=Path)
+    parser.add_argument("--source-dir", required=True, type=Path)
+    parser.add_argument("--json", action="store_true", help="print the results as one JSON document on stdout "
+                        "(the table goes to stderr)")
+    parser.add_argument("--case", action="append", default=[], help="run only this case (repeatable)")
+    parser.add_argument("--threads", default="1,2", help="thread counts to run (default 1,2)")
+    parser.add_argument("--quick", action="store_true", help="few samples: checks that everything runs")
+    parser.add_argument("--no-tito", action="store_true", help="skip the learner-loop and milestone cases")
+    args = parser.parse_args()
+
+    table_out = sys.stderr if args.json else sys.stdout
+
+    def log(message):
+        print(f"... {message}", file=sys.stderr, flush=True)
+
+    bench_dir = args.build_dir / "bench"
+    framework = bench_dir / "bench_tinytorch"
+    libtorch = bench_dir / "bench_libtorch"
+    openblas = bench_dir / "bench_openblas"
+    if not framework.exists():
+        sys.exit(f"error: {framework} is missing\nfix: run scripts/bench (it builds it)")
+    notes = []
+    if not libtorch.exists():
+        notes.append("LibTorch baseline not built: apt-get install libtorch-dev, then rerun scripts/bench")
+    if not openblas.exists():
+        notes.append("OpenBLAS baseline not built: apt-get install libopenblas-dev, then rerun scripts/bench")
+
+    environment = dict(os.environ)
+    native = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")}
+    env_label = ",".join(f"{k}={environment[k]}" for k in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE") if k in environment)
+    # Baselines: (label, kind, binary, environment). Without OPENBLAS_* in the environment the two
+    # runs would be the same, so there is only one.
+    baselines = []
+    for kind, binary in (("openblas", openblas), ("libtorch", libtorch)):
+        if not binary.exists():
+            continue
+        if env_label:
+            baselines.append((f"{kind} [env {env_label}]", kind, binary, environment))
+            baselines.append((f"{kind} [native: OPENBLAS_CORETYPE/L2_SIZE unset]", kind, binary, native))
+        else:
+            baselines.append((kind, kind, binary, environment))
+
+    cases = list_cases(framework)
+    if args.case:
+        known = {name for name, _ in cases} | {"learner_loop_01"} | {f"milestone_{n:02d}" for n in range(1, 7)}
+        unknown = [c for c in args.case if c not in known]
+        if unknown:
+            sys.exit(f"error: unknown case(s) {', '.join(unknown)}\nfix: {framework} --list shows the cases")
+        cases = [(name, what) for name, what in cases if name in args.case]
+    thread_counts = [int(t) for t in args.threads.split(",") if t]
+
+    info = machine_info(environment)
+    results = []
+    for name, what in cases:
+        baseline_kinds = {kind for _, kind, binary, _ in baselines if name in {c for c, _ in list_cases(binary)}}
+        for threads in thread_counts:
+            if name.startswith("matmul_naive") and threads != 1:
+                continue  # the triple loop is single-threaded
+            log(f"{name} threads={threads}")
+            rows = run_program(framework, name, threads, args.quick, environment)
+            for label, kind, binary, env in baselines:
+                if kind in baseline_kinds:
+                    for row in run_program(binary, name, threads, args.quick, env):
+                        row["baseline"] = label
+                        row.setdefault("impl", kind)
+                        rows.append(row)
+            for row in rows:
+                row.setdefault("threads", threads)
+                row["what"] = what
+            results.extend(rows)
+
+    tito_results = []
+    wants_tito = not args.case or any(c.startswith(("learner_loop", "milestone")) for c in args.case)
+    if wants_tito and not args.no_tito:
+        tito = args.build_dir / "bin" / "tito"
+        if tito.exists():
+            tito_results = tito_cases(tito, args.source_dir, args.build_dir, args.quick, log)
+            if args.case:
+                tito_results = [r for r in tito_results if r["case"] in args.case]
+        else:
+            notes.append(f"{tito} is missing: learner-loop and milestone cases skipped")
+    info["load_average_1min_at_end"] = load_average()
+
+    # ---- Comparison rows: tinytorch vs each baseline, same case and thread count ----
+    comparisons = []
+    for row in results:
+        if row.get("impl") != "tinytorch" or "median_us" not in row:
+            continue
+        for base in results:
+            if base.get("case") != row["case"] or base.get("threads") != row["threads"] or "baseline" not in base:
+                continue
+            if "median_us" not in base:
+                continue
+            ratio = row["median_us"] / base["median_us"]
+            target = target_for(row["case"], row["threads"], base["impl"])
+            comparisons.append({"case": row["case"], "threads": row["threads"], "baseline": base["baseline"],
+                                "tinytorch_us": row["median_us"], "baseline_us": base["median_us"],
+                                "time_ratio": ratio, "target_time_ratio": target,
+                                "meets_target": None if target is None else ratio <= target})
+
+    milestone_total = sum(r["median_s"] for r in tito_results
+                          if r["case"] in ("milestone_01", "milestone_02", "milestone_03") and "median_s" in r)
+
+    # ---- The table ----
+    def emit(line=""):
+        print(line, file=table_out)
+
+    emit(f"Machine: {info['cpu']} ({info['cores']} cores), load average {info['load_average_1min_at_start']:.2f} at "
+         f"start, {info['load_average_1min_at_end']:.2f} at end (above ~0.5 per core the numbers are noisy)")
+    emit("Environment: " + ", ".join(f"{k}={v if v is not None else '(unset)'}" for k, v in info["environment"].items()))
+    emit("Ratio = tinytorch median time / baseline median time, same case, same thread count, same run "
+         "(below 1: tinytorch is faster).")
+    emit()
+    header = f"{'case':<18} {'thr':>3}  {'tinytorch':>10} {'GFLOP/s':>8}  {'baseline':<62} {'median':>10} {'GFLOP/s':>8} {'ratio':>6}  target"
+    emit(header)
+    emit("-" * len(header))
+    for row in results:
+        if row.get("impl") != "tinytorch":
+            continue
+        name, threads = row["case"], row["threads"]
+        bases = [b for b in results if b.get("case") == name and b.get("threads") == threads and "baseline" in b]
+        if "unavailable" in row:
+            emit(f"{name:<18} {threads:>3}  tinytorch: {row['unavailable']}")
+            for base in bases:
+                if "median_us" in base:
+                    emit(f"{'':<43}  {base['baseline']:<62} {format_time(base['median_us']):>10}")
+            continue
+        gflops = f"{row['gflops']:.1f}" if "gflops" in row and name.startswith("matmul") else ""
+        if not bases:
+            emit(f"{name:<18} {threads:>3}  {format_time(row['median_us']):>10} {gflops:>8}  {'(no baseline)':<62}")
+        for i, base in enumerate(bases):
+            left = f"{name:<18} {threads:>3}  {format_time(row['median_us']):>10} {gflops:>8}" if i == 0 else " " * 43
+            if "median_us" not in base:
+                emit(f"{left}  {base['baseline']:<62} {base.get('unavailable', '')}")
+                continue
+            base_gflops = f"{base['gflops']:.1f}" if "gflops" in base and name.startswith("matmul") else ""
+            ratio = row["median_us"] / base["median_us"]
+            target = target_for(name, threads, base["impl"])
+            verdict = "" if target is None else f"<= {target:g} {'ok' if ratio <= target else 'MISSED'}"
+            emit(f"{left}  {base['baseline']:<62} {format_time(base['median_us']):>10} {base_gflops:>8} "
+                 f"{ratio:>6.2f}  {verdict}")
+        if row.get("alloc_caching") is not None and not name.startswith("matmul_naive"):
+            emit(f"{'':<23}allocator: hit rate {row['alloc_hit_rate']:.3f}, peak {row['alloc_peak_bytes'] / 1024:.0f} KiB"
+                 + (f", kernel {row['kernel']}" if "kernel" in row else ""))
+    if tito_results:
+        emit()
+        emit(f"{'tito case':<18} {'median':>10} {'min':>10}  samples")
+        for r in tito_results:
+            if "unavailable" in r:
+                emit(f"{r['case']:<18} {r['unavailable']}")
+            else:
+                emit(f"{r['case']:<18} {r['median_s']:>9.2f}s {r['min_s']:>9.2f}s  {r['samples']}")
+        verdict = "ok" if milestone_total < MILESTONE_TARGET_SECONDS else "MISSED"
+        emit(f"milestones 01-03 together: {milestone_total:.2f} s (target < {MILESTONE_TARGET_SECONDS:g} s: {verdict}; "
+             "a milestone not available yet counts 0)")
+    for note in notes:
+        emit(f"note: {note}")
+
+    if args.json:
+        json.dump({"machine": info, "results": results, "comparisons": comparisons, "tito": tito_results,
+                   "milestones_01_03_seconds": milestone_total, "notes": notes,
+                   "timestamp": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())},
+                  sys.stdout, indent=1)
+        print()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,380 @@
+// Module 08 (Training): the graded tests. Models are one or two Linear layers with weights set by
+// hand, so that every expected number is worked out in the comments from the formulas of the
+// lesson (in double precision; the framework computes in float, hence the small tolerances).
+// Each case is tagged with its points ([points=N], 100 in all) and a topic; hints.json has a hint
+// per case name. Every case goes through code the learner writes: the schedulers' get_lrs,
+// clip_grad_norm_, and the Trainer's process_batch, optimizer_update, train_epoch and evaluate.
+#include <catch2/catch.hpp>
+#include <tinytorch/torch.h>
+#include <tinytorch/testing.h>
+
+#include <cmath>
+#include <memory>
+#include <vector>
+
+namespace training = torch::training;
+using Batch = torch::data::Example<>;
+
+namespace {
+
+const double kPi = std::acos(-1.0);
+
+// A float leaf tensor whose gradient is `gradient`: backward of sum(p * gradient) with p = 0.
+torch::Tensor with_grad(const torch::Tensor& gradient) {
+  torch::Tensor p = torch::zeros(gradient.sizes(), torch::requires_grad());
+  (p * gradient.to(torch::kFloat)).sum().backward();
+  return p;
+}
+
+double grad_of(const torch::Tensor& p, int64_t i = 0) { return p.grad().reshape({-1})[i].item<double>(); }
+
+// y = w x, one weight set by hand.
+torch::nn::Linear scalar_model(double w) {
+  torch::nn::Linear model(torch::nn::LinearOptions(1, 1).bias(false));
+  torch::NoGradGuard no_grad;
+  model->weight.fill_(w);
+  return model;
+}
+
+double weight_of(const torch::nn::Linear& model) { return model->weight.reshape({-1})[0].item<double>(); }
+
+// A float (N, 1) batch: one feature or one target per sample.
+torch::Tensor column(std::vector<double> values) {
+  return torch::tensor(values, torch::kFloat).reshape({static_cast<int64_t>(values.size()), 1});
+}
+
+// Scores = identity(x): the class with the larger of the two inputs wins.
+torch::nn::Linear identity_classifier() {
+  torch::nn::Linear model(2, 2);
+  torch::NoGradGuard no_grad;
+  model->weight.copy_(torch::eye(2));
+  model->bias.zero_();
+  return model;
+}
+
+training::TrainerOptions quiet() { return training::TrainerOptions().progress(false); }
+
+torch::nn::MSELoss mse() { return torch::nn::MSELoss(); }
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Lesson section 2: learning-rate schedules (schedulers.cpp)
+// ---------------------------------------------------------------------------------------------
+
+TEST_CASE("StepLR decays every step_size calls, LibTorch's way", "[points=8][scheduler]") {
+  auto p = torch::zeros({1}, torch::requires_grad());
+  auto q = torch::zeros({1}, torch::requires_grad());
+  torch::optim::SGD optimizer({p}, torch::optim::SGDOptions(1.0));
+  optimizer.add_param_group(torch::optim::OptimizerParamGroup({q}, std::make_unique<torch::optim::SGDOptions>(0.2)));
+  torch::optim::StepLR scheduler(optimizer, /*step_size=*/2, /*gamma=*/0.5);
+  // LibTorch decays on the call made when step_count_ (the calls before it) is a positive
+  // multiple of step_size: calls 3, 5, 7.
+  const double expected[] = {1, 1, 0.5, 0.5, 0.25, 0.25, 0.125};
+  for (double lr : expected) {
+    scheduler.step();
+    CHECK(optimizer.param_groups()[0].options().get_lr() == Approx(lr).epsilon(1e-12));
+    CHECK(optimizer.param_groups()[1].options().get_lr() == Approx(0.2 * lr).epsilon(1e-12));
+  }
+  // The default gamma is 0.1.
+  torch::optim::SGD other({torch::zeros({1}, torch::requires_grad())}, torch::optim::SGDOptions(1.0));
+  torch::optim::StepLR default_gamma(other, 1);
+  default_gamma.step();
+  default_gamma.step();
+  CHECK(other.param_groups()[0].options().get_lr() == Approx(0.1).epsilon(1e-12));
+}
+
+TEST_CASE("CosineAnnealingLR follows the closed form from base_lr down to eta_min", "[points=8][scheduler]") {
+  auto p = torch::zeros({1}, torch::requires_grad());
+  torch::optim::SGD optimizer({p}, torch::optim::SGDOptions(0.1));
+  torch::optim::CosineAnnealingLR scheduler(optimizer, /*T_max=*/100, /*eta_min=*/0.01);
+  for (int t = 0; t <= 150; ++t) {
+    scheduler.step();  // the call with step_count_ == t sets lr(t)
+    const double expected = 0.01 + (0.1 - 0.01) * (1 + std::cos(kPi * t / 100.0)) / 2;
+    INFO("t = " << t);
+    REQUIRE(optimizer.param_groups()[0].options().get_lr() == Approx(expected).margin(1e-12));
+    if (t == 0) CHECK(optimizer.param_groups()[0].options().get_lr() == Approx(0.1));
+    if (t == 25) CHECK(optimizer.param_groups()[0].options().get_lr() == Approx(0.0868198).margin(1e-7));
+    if (t == 50) CHECK(optimizer.param_groups()[0].options().get_lr() == Approx(0.055));
+    if (t == 100) CHECK(optimizer.param_groups()[0].options().get_lr() == Approx(0.01));
+  }
+  // A rate set by hand is overwritten: the closed form depends on t alone. eta_min defaults to 0.
+  torch::optim::SGD other({torch::zeros({1}, torch::requires_grad())}, torch::optim::SGDOptions(2.0));
+  torch::optim::CosineAnnealingLR to_zero(other, 4);
+  to_zero.step();
+  other.param_groups()[0].options().set_lr(123.0);
+  to_zero.step();  // t = 1: 2 * (1 + cos(pi / 4)) / 2
+  CHECK(other.param_groups()[0].options().get_lr() == Approx(1 + std::cos(kPi / 4)).margin(1e-12));
+  to_zero.step();
+  to_zero.step();
+  to_zero.step();  // t = 4 = T_max
+  CHECK(other.param_groups()[0].options().get_lr() == Approx(0.0).margin(1e-12));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lesson section 3: gradient clipping (clip_grad.cpp)
+// ---------------------------------------------------------------------------------------------
+
+TEST_CASE("clip_grad_norm_ returns the total norm and rescales every gradient to max_norm", "[points=8][clipping]") {
+  auto a = with_grad(torch::tensor({3.0, 4.0}));
+  auto b = with_grad(torch::tensor({12.0}));
+  // sqrt(9 + 16 + 144) = 13 over both tensors together, not 5 and 12 separately.
+  const double norm = torch::nn::utils::clip_grad_norm_({a, b}, /*max_norm=*/1.0);
+  CHECK(norm == Approx(13.0).epsilon(1e-6));
+  const double scale = 1.0 / (13.0 + 1e-6);
+  CHECK(grad_of(a, 0) == Approx(3 * scale).epsilon(1e-6));
+  CHECK(grad_of(a, 1) == Approx(4 * scale).epsilon(1e-6));
+  CHECK(grad_of(b, 0) == Approx(12 * scale).epsilon(1e-6));
+  // The direction is kept and the new global norm is max_norm.
+  const double clipped = std::sqrt(grad_of(a, 0) * grad_of(a, 0) + grad_of(a, 1) * grad_of(a, 1) +
+                                   grad_of(b, 0) * grad_of(b, 0));
+  CHECK(clipped == Approx(1.0).epsilon(1e-5));
+  // A model's parameters work the same way.
+  torch::nn::Linear model(torch::nn::LinearOptions(2, 1).bias(false));
+  model(torch::tensor({{30.0f, 40.0f}})).sum().backward();  // weight gradient [30, 40], norm 50
+  CHECK(torch::nn::utils::clip_grad_norm_(model->parameters(), 5.0) == Approx(50.0).epsilon(1e-6));
+  CHECK(grad_of(model->weight, 1) == Approx(40 * 5 / (50 + 1e-6)).epsilon(1e-6));
+}
+
+TEST_CASE("clip_grad_norm_ leaves small gradients alone and skips parameters without one", "[points=5][clipping]") {
+  auto a = with_grad(torch::tensor({0.1, 0.2}));
+  auto untouched = torch::zeros({3}, torch::requires_grad());  // never reached by a backward pass
+  const double norm = torch::nn::utils::clip_grad_norm_({a, untouched}, 1.0);
+  CHECK(norm == Approx(std::sqrt(0.05)).epsilon(1e-6));
+  CHECK(grad_of(a, 0) == Approx(0.1).epsilon(1e-6));
+  CHECK(grad_of(a, 1) == Approx(0.2).epsilon(1e-6));
+  CHECK_FALSE(untouched.grad().defined());
+  // Nothing to clip: the norm is 0.
+  CHECK(torch::nn::utils::clip_grad_norm_({untouched}, 1.0) == 0.0);
+  CHECK(torch::nn::utils::clip_grad_norm_(std::vector<torch::Tensor>{}, 1.0) == 0.0);
+}
+
+TEST_CASE("clip_grad_norm_ with the infinity norm, the 1-norm and non-finite gradients", "[points=5][clipping]") {
+  auto a = with_grad(torch::tensor({3.0, -4.0}));
+  auto b = with_grad(torch::tensor({-12.0}));
+  CHECK(torch::nn::utils::clip_grad_norm_({a, b}, 100.0, INFINITY) == Approx(12.0));
+  CHECK(torch::nn::utils::clip_grad_norm_({a, b}, 100.0, 1.0) == Approx(19.0));
+  // Clipping to 6 in the infinity norm scales by 6 / 12: the largest entry becomes 6.
+  torch::nn::utils::clip_grad_norm_({a, b}, 6.0, INFINITY);
+  CHECK(grad_of(b, 0) == Approx(-6.0).epsilon(1e-6));
+  CHECK(grad_of(a, 1) == Approx(-2.0).epsilon(1e-6));
+  // An infinite gradient is refused when asked to, with LibTorch's message.
+  auto bad = with_grad(torch::tensor({INFINITY, 1.0}));
+  CHECK_THROWS_WITH(torch::nn::utils::clip_grad_norm_({bad}, 1.0, 2.0, /*error_if_nonfinite=*/true),
+                    Catch::Contains("non-finite"));
+  CHECK_THROWS_AS(torch::nn::utils::clip_grad_norm_({a}, 1.0, -1.0), torch::Error);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lesson sections 4 and 5: one batch, one update (trainer.cpp)
+// ---------------------------------------------------------------------------------------------
+
+TEST_CASE("process_batch returns the batch's mean loss and accumulates the summed gradient", "[points=8][trainer]") {
+  auto model = scalar_model(1.0);
+  torch::optim::SGD optimizer(model->parameters(), torch::optim::SGDOptions(0.1));
+  training::Trainer trainer(model, optimizer, mse(), quiet());
+  // outputs [1, 3] for targets [0, 0]: mean loss (1 + 9) / 2 = 5; the summed loss is 10 and its
+  // gradient in w is 2 * 1 * 1 + 2 * 3 * 3 = 20.
+  training::BatchResult result = trainer.process_batch(column({1, 3}), column({0, 0}));
+  CHECK(result.loss == Approx(5.0));
+  CHECK(result.samples == 2);
+  CHECK_FALSE(result.correct.has_value());  // regression: no accuracy
+  CHECK(grad_of(model->weight) == Approx(20.0));
+  // A second batch adds its gradient: x = 2, target 1 -> 2 * (2 - 1) * 2 = 4 more.
+  result = trainer.process_batch(column({2}), column({1}));
+  CHECK(result.loss == Approx(1.0));
+  CHECK(result.samples == 1);
+  CHECK(grad_of(model->weight) == Approx(24.0));
+  CHECK(weight_of(model) == 1.0);  // process_batch never updates the weights
+  CHECK_THROWS_AS(trainer.process_batch(torch::zeros({0, 1}), torch::zeros({0, 1})), torch::Error);
+}
+
+TEST_CASE("process_batch counts the correct predictions of a classifier", "[points=4][trainer]") {
+  auto model = identity_classifier();
+  torch::optim::SGD optimizer(model->parameters(), torch::optim::SGDOptions(0.1));
+  training::Trainer trainer(model, optimizer, torch::nn::CrossEntropyLoss(), quiet());
+  // predictions argmax([2, 1]) = 0, argmax([0, 3]) = 1, argmax([5, 0]) = 0; targets 0, 1, 1.
+  auto input = torch::tensor({{2.0f, 1.0f}, {0.0f, 3.0f}, {5.0f, 0.0f}});
+  training::BatchResult result = trainer.process_batch(input, torch::tensor({0, 1, 1}));
+  REQUIRE(result.correct.has_value());
+  CHECK(*result.correct == 2);
+  CHECK(result.samples == 3);
+  // cross-entropy of each row: log(1 + e^-d) with d the right score minus the other.
+  const double expected = (std::log1p(std::exp(-1.0)) + std::log1p(std::exp(-3.0)) + std::log1p(std::exp(5.0))) / 3;
+  CHECK(result.loss == Approx(expected).epsilon(1e-5));
+}
+
+TEST_CASE("optimizer_update averages over the samples, steps and zeroes the gradients", "[points=8][trainer]") {
+  auto model = scalar_model(1.0);
+  torch::optim::SGD optimizer(model->parameters(), torch::optim::SGDOptions(0.1));
+  training::Trainer trainer(model, optimizer, mse(), quiet());
+  trainer.process_batch(column({1, 3}), column({0, 0}));  // summed gradient 20 over 2 samples
+  trainer.optimizer_update(2);                              // mean 10: w = 1 - 0.1 * 10 = 0
+  CHECK(weight_of(model) == Approx(0.0).margin(1e-6));
+  CHECK(grad_of(model->weight) == 0.0);
+  CHECK(trainer.step() == 1);
+  // Next batch at w = 0: x = 2, target 1: gradient 2 * (0 - 1) * 2 = -4, one sample: w = 0.4.
+  trainer.process_batch(column({2}), column({1}));
+  trainer.optimizer_update(1);
+  CHECK(weight_of(model) == Approx(0.4).epsilon(1e-6));
+  CHECK(trainer.step() == 2);
+  CHECK_THROWS_AS(trainer.optimizer_update(0), torch::Error);
+}
+
+TEST_CASE("optimizer_update clips the averaged gradient when clip_grad_norm is set", "[points=6][trainer][clipping]") {
+  auto model = scalar_model(1.0);
+  torch::optim::SGD optimizer(model->parameters(), torch::optim::SGDOptions(0.1));
+  training::Trainer trainer(model, optimizer, mse(), quiet().clip_grad_norm(0.5));
+  trainer.process_batch(column({1, 3}), column({0, 0}));
+  // The mean gradient 10 is clipped to 0.5 (10 * 0.5 / (10 + 1e-6)): w = 1 - 0.1 * 0.5 = 0.95.
+  // Clipping the summed gradient 20 instead would give the same; dividing after clipping would give 0.975.
+  trainer.optimizer_update(2);
+  CHECK(weight_of(model) == Approx(0.95).epsilon(1e-6));
+  // A gradient already below the limit is not changed: x = 0.1, target 0 at w = 0.95:
+  // gradient 2 * 0.095 * 0.1 = 0.019, w = 0.95 - 0.0019.
+  trainer.process_batch(column({0.1}), column({0}));
+  trainer.optimizer_update(1);
+  CHECK(weight_of(model) == Approx(0.95 - 0.0019).epsilon(1e-6));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lesson section 6: one epoch (trainer.cpp)
+// ---------------------------------------------------------------------------------------------
+
+TEST_CASE("train_epoch trains on every batch and reports the sample-weighted loss", "[points=10][trainer][epoch]") {
+  auto model = scalar_model(1.0);
+  torch::optim::SGD optimizer(model->parameters(), torch::optim::SGDOptions(0.1));
+  training::Trainer trainer(model, optimizer, mse(), quiet());
+  std::vector<Batch> batches{{column({1, 3}), column({0, 0})}, {column({2}), column({1})}};
+  // Batch 1: loss 5, w -> 0. Batch 2 at w = 0: loss 1, w -> 0.4. Epoch loss (2 * 5 + 1 * 1) / 3.
+  training::Metrics metrics = trainer.train_epoch(batches);
+  CHECK(metrics.loss == Approx(11.0 / 3).epsilon(1e-6));
+  CHECK(metrics.samples == 3);
+  CHECK(std::isnan(metrics.accuracy));
+  CHECK(weight_of(model) == Approx(0.4).epsilon(1e-6));
+  CHECK(trainer.step() == 2);
+  CHECK(trainer.epoch() == 1);
+  REQUIRE(trainer.history().epochs.size() == 1);
+  const training::EpochRecord& record = trainer.history().epochs[0];
+  CHECK(record.epoch == 1);
+  CHECK(record.train_loss == Approx(11.0 / 3).epsilon(1e-6));
+  CHECK(record.samples == 3);
+  CHECK(record.seconds > 0);
+  CHECK(record.samples_per_second > 0);
+  CHECK(record.lr == Approx(0.1));
+  // A second epoch continues from w = 0.4 and is recorded as epoch 2.
+  trainer.train_epoch(batches);
+  CHECK(trainer.epoch() == 2);
+  CHECK(trainer.history().epochs.size() == 2);
+  std::vector<Batch> none;
+  CHECK_THROWS_AS(trainer.train_epoch(none), torch::Error);
+}
+
+TEST_CASE("train_epoch with accumulation_steps sums gradients and steps the leftover window", "[points=8][trainer][epoch]") {
+  // One batch, accumulation_steps 4: the leftover window of one batch is still stepped.
+  // Linear(1, 1) with w = 1, b = 0, x = 1, target 0: loss 1, gradients 2 and 2: w = 0.8, b = -0.2.
+  torch::nn::Linear with_bias(1, 1);
+  {
+    torch::NoGradGuard no_grad;
+    with_bias->weight.fill_(1.0);
+    with_bias->bias.fill_(0.0);
+  }
+  torch::optim::SGD optimizer(with_bias->parameters(), torch::optim::SGDOptions(0.1));
+  training::Trainer tail(with_bias, optimizer, mse(), quiet().accumulation_steps(4));
+  std::vector<Batch> one{{column({1}), column({0})}};
+  CHECK(tail.train_epoch(one).loss == Approx(1.0));
+  CHECK(weight_of(with_bias) == Approx(0.8).epsilon(1e-6));
+  CHECK(with_bias->bias.item<double>() == Approx(-0.2).epsilon(1e-6));
+  CHECK(tail.step() == 1);
+
+  // Two batches, accumulation_steps 2: one update with the gradient summed over all 3 samples,
+  // (20 + 4) / 3 = 8: w = 1 - 0.8 = 0.2; both losses are computed at w = 1: (2 * 5 + 1 * 1) / 3.
+  auto model = scalar_model(1.0);
+  torch::optim::SGD sgd(model->parameters(), torch::optim::SGDOptions(0.1));
+  training::Trainer accumulating(model, sgd, mse(), quiet().accumulation_steps(2));
+  std::vector<Batch> batches{{column({1, 3}), column({0, 0})}, {column({2}), column({1})}};
+  CHECK(accumulating.train_epoch(batches).loss == Approx(11.0 / 3).epsilon(1e-6));
+  CHECK(weight_of(model) == Approx(0.2).epsilon(1e-6));
+  CHECK(accumulating.step() == 1);
+}
+
+TEST_CASE("train_epoch steps the scheduler first, records the rate and sets training mode", "[points=6][trainer][epoch][scheduler]") {
+  auto model = scalar_model(0.0);
+  torch::optim::SGD optimizer(model->parameters(), torch::optim::SGDOptions(1.0));
+  torch::optim::StepLR scheduler(optimizer, 1, 0.5);
+  training::Trainer trainer(model, optimizer, mse(), quiet().scheduler(&scheduler));
+  std::vector<Batch> batches{{column({0.1}), column({0})}};
+  model->eval();
+  trainer.train_epoch(batches);
+  CHECK(model->is_training());
+  trainer.train_epoch(batches);
+  trainer.train_epoch(batches);
+  // step() before each epoch: the first call keeps 1, then 0.5, 0.25.
+  REQUIRE(trainer.history().epochs.size() == 3);
+  CHECK(trainer.history().epochs[0].lr == Approx(1.0));
+  CHECK(trainer.history().epochs[1].lr == Approx(0.5));
+  CHECK(trainer.history().epochs[2].lr == Approx(0.25));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lesson section 7: evaluation (trainer.cpp)
+// ---------------------------------------------------------------------------------------------
+
+TEST_CASE("evaluate: eval mode, no gradients, sample-weighted loss and accuracy", "[points=10][trainer][evaluate]") {
+  auto model = identity_classifier();
+  torch::optim::SGD optimizer(model->parameters(), torch::optim::SGDOptions(0.1));
+  training::Trainer trainer(model, optimizer, torch::nn::CrossEntropyLoss(), quiet());
+  std::vector<Batch> batches{
+      {torch::tensor({{2.0f, 1.0f}, {0.0f, 3.0f}}), torch::tensor({0, 1})},  // both right
+      {torch::tensor({{5.0f, 0.0f}}), torch::tensor({1})}};                   // wrong
+  const double loss1 = std::log1p(std::exp(-1.0)), loss2 = std::log1p(std::exp(-3.0)), loss3 = std::log1p(std::exp(5.0));
+  training::Metrics metrics = trainer.evaluate(batches);
+  // The mean over 3 samples, not the mean of the two batch means.
+  CHECK(metrics.loss == Approx((loss1 + loss2 + loss3) / 3).epsilon(1e-5));
+  CHECK(metrics.accuracy == Approx(2.0 / 3));
+  CHECK(metrics.samples == 3);
+  CHECK_FALSE(model->is_training());
+  // No graph was recorded, so no gradient exists and nothing moved.
+  CHECK_FALSE(model->weight.grad().defined());
+  CHECK(model->weight.equal(torch::eye(2)));
+  CHECK(trainer.history().epochs.empty());
+  // A regression loss has no accuracy.
+  auto regression = scalar_model(1.0);
+  torch::optim::SGD sgd(regression->parameters(), torch::optim::SGDOptions(0.1));
+  training::Trainer regression_trainer(regression, sgd, mse(), quiet());
+  std::vector<Batch> points{{column({1, 3}), column({0, 0})}};
+  training::Metrics regression_metrics = regression_trainer.evaluate(points);
+  CHECK(regression_metrics.loss == Approx(5.0));
+  CHECK(std::isnan(regression_metrics.accuracy));
+  std::vector<Batch> none;
+  CHECK_THROWS_AS(regression_trainer.evaluate(none), torch::Error);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lesson section 8: fit and early stopping (given, built on your train_epoch and evaluate)
+// ---------------------------------------------------------------------------------------------
+
+TEST_CASE("fit stops early once the validation loss stops improving", "[points=6][trainer][fit]") {
+  // Training pulls w from 0 towards 1 (x = 1, target 1); validation wants w = -1 (x = 1, target -1),
+  // so the validation loss (w + 1)^2 grows every epoch: the best epoch is the first one.
+  auto model = scalar_model(0.0);
+  torch::optim::SGD optimizer(model->parameters(), torch::optim::SGDOptions(0.1));
+  training::Trainer trainer(model, optimizer, mse(), quiet());
+  std::vector<Batch> train{{column({1}), column({1})}};
+  std::vector<Batch> val{{column({1}), column({-1})}};
+  const training::History& history = trainer.fit(train, val, /*epochs=*/10, /*patience=*/2);
+  CHECK(trainer.stopped_early());
+  CHECK(trainer.best_epoch() == 1);
+  REQUIRE(history.epochs.size() == 3);  // epoch 1 best, epochs 2 and 3 worse: stop
+  // w after each epoch: 0.2, 0.36, 0.488; validation loss (w + 1)^2.
+  CHECK(history.epochs[0].val_loss == Approx(1.44).epsilon(1e-5));
+  CHECK(history.epochs[1].val_loss == Approx(1.36 * 1.36).epsilon(1e-5));
+  CHECK(history.epochs[2].train_loss == Approx((1 - 0.36) * (1 - 0.36)).epsilon(1e-5));
+
+  // Without patience every epoch runs.
+  auto other = scalar_model(0.0);
+  torch::optim::SGD sgd(other->parameters(), torch::optim::SGDOptions(0.1));
+  training::Trainer patient(other, sgd, mse(), quiet());
+  CHECK(patient.fit(train, val, 5).epochs.size() == 5);
+  CHECK_FALSE(patient.stopped_early());
+}

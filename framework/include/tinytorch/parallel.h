@@ -1,0 +1,61 @@
+#pragma once
+// Intra-op threads, as in LibTorch's ATen/Parallel.h: torch::set_num_threads(n), get_num_threads(),
+// and parallel_for(begin, end, grain_size, f) which splits [begin, end) into at most
+// get_num_threads() chunks and runs f(chunk_begin, chunk_end) on a small persistent thread pool.
+//
+// When threads pay off: waking a second thread costs microseconds, so a kernel asks for threads only
+// above a measured work threshold (grain_size), and small work runs inline on the caller's thread.
+// Nested use never oversubscribes: inside a parallel region (or while another thread of the program
+// holds the pool) parallel_for runs its whole range inline.
+//
+// The thread count starts at $OMP_NUM_THREADS when it is a positive integer (LibTorch's OpenMP build
+// honours it too), otherwise at std::thread::hardware_concurrency().
+#include <algorithm>
+#include <cstdint>
+
+namespace tinytorch {
+
+// Threads a parallel region may use (the caller's thread included). LibTorch: "Expected positive
+// number of threads" for n < 1.
+void set_num_threads(int num_threads);
+int get_num_threads();
+// 0 on the caller's thread and outside parallel regions, 1..n-1 on the pool's workers.
+int get_thread_num();
+bool in_parallel_region();
+
+inline int64_t divup(int64_t x, int64_t y) { return (x + y - 1) / y; }
+
+namespace detail {
+// Runs task(context, i) for i in [0, num_tasks) on the pool and the calling thread; returns when all
+// are done and rethrows the first exception a task threw.
+void run_parallel_tasks(int64_t num_tasks, void (*task)(void* context, int64_t index), void* context);
+}  // namespace detail
+
+// f(chunk_begin, chunk_end) over [begin, end) in chunks of at least grain_size elements.
+template <class F>
+void parallel_for(int64_t begin, int64_t end, int64_t grain_size, const F& f) {
+  if (begin >= end) return;
+  const int64_t range = end - begin;
+  const int64_t max_tasks = grain_size > 0 ? divup(range, grain_size) : range;
+  const int64_t num_tasks = std::min<int64_t>(get_num_threads(), max_tasks);
+  if (num_tasks <= 1 || in_parallel_region()) {
+    f(begin, end);
+    return;
+  }
+  const int64_t chunk = divup(range, num_tasks);
+  struct Job {
+    const F* f;
+    int64_t begin, end, chunk;
+  } job{&f, begin, end, chunk};
+  detail::run_parallel_tasks(
+      num_tasks,
+      [](void* context, int64_t index) {
+        const Job& j = *static_cast<const Job*>(context);
+        const int64_t chunk_begin = j.begin + index * j.chunk;
+        const int64_t chunk_end = std::min(j.end, chunk_begin + j.chunk);
+        if (chunk_begin < chunk_end) (*j.f)(chunk_begin, chunk_end);
+      },
+      &job);
+}
+
+}  // namespace tinytorch

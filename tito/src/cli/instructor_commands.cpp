@@ -1,0 +1,304 @@
+// The instructor's side: `tito instructor validate|release|report` and `tito grade`. Each command
+// parses its options, calls one service (grading_validation, release, grading, grading_reports) and prints.
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "cli/commands.h"
+#include "core/errors.h"
+#include "core/grading.h"
+#include "core/grading_reports.h"
+#include "core/grading_validation.h"
+#include "core/release.h"
+#include "core/terminal.h"
+
+namespace tito {
+namespace {
+
+namespace fs = std::filesystem;
+
+int default_jobs() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
+
+
+// A temporary folder removed when the command ends (kept with --keep).
+struct ScratchDir {
+  fs::path path;
+  bool keep = false;
+  ScratchDir(const std::string& requested, const std::string& prefix) {
+    if (!requested.empty()) {
+      path = fs::absolute(requested);
+      keep = true;
+      fs::create_directories(path);
+      return;
+    }
+    std::string pattern = (fs::temp_directory_path() / (prefix + "-XXXXXX")).string();
+    if (!::mkdtemp(pattern.data())) throw std::runtime_error("cannot create a temporary folder in " + fs::temp_directory_path().string());
+    path = pattern;
+  }
+  ~ScratchDir() {
+    std::error_code ignored;
+    if (!keep) fs::remove_all(path, ignored);
+  }
+};
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> items;
+  std::string item;
+  for (char c : text + ",") {
+    if (c == ',' || c == ' ') {
+      if (!item.empty()) items.push_back(item);
+      item.clear();
+    } else {
+      item += c;
+    }
+  }
+  return items;
+}
+
+// ---- validate ----
+
+struct ValidateArgs {
+  std::string modules;
+  int jobs = 0;
+  std::string keep;
+};
+
+int run_validate(const GlobalOptions& options, const ValidateArgs& args) {
+  Session session = open_session(options, false);
+  const Toolchain toolchain = load_checked_toolchain(session.installation);
+  const auto modules = modules_to_grade(session.curriculum, split_list(args.modules));
+  ScratchDir scratch(args.keep, "tito-validate");
+  const Terminal& out = terminal();
+  std::cout << out.bold(fmt::format("Validating {} module{}", modules.size(), modules.size() == 1 ? "" : "s")) << "\n";
+  const auto results = validate_modules(session.installation, session.curriculum, toolchain, modules, scratch.path,
+                                        args.jobs > 0 ? args.jobs : default_jobs(),
+                                        [&](const std::string& line) { std::cout << "  " << out.dim(line) << "\n" << std::flush; });
+  int failed = 0;
+  for (const auto& module : results) {
+    std::cout << "\n" << (module.ok() ? out.ok_mark() : out.fail_mark()) << " "
+              << out.bold(fmt::format("module {} ({})", module.number, module.title)) << "\n";
+    for (const auto& check : module.checks) {
+      const std::string mark = check.ok ? out.ok_mark() : check.warning_only ? out.yellow("[warn]") : out.fail_mark();
+      std::string detail = check.detail;
+      while (!detail.empty() && detail.back() == '\n') detail.pop_back();
+      std::cout << "    " << mark << " " << check.name << ": " << detail << "\n";
+    }
+    if (!module.ok()) ++failed;
+  }
+  std::cout << "\n" << fmt::format("{} passed, {} failed", results.size() - failed, failed) << "\n";
+  return failed == 0 ? kExitOk : kExitFailure;
+}
+
+// ---- release ----
+
+struct ReleaseArgs {
+  std::string out_dir;
+  bool no_compile_check = false;
+  bool full_build = false;
+};
+
+int run_release(const GlobalOptions& options, const ReleaseArgs& args) {
+  Session session = open_session(options, false);
+  const Toolchain toolchain = load_checked_toolchain(session.installation);
+  ReleaseOptions release;
+  release.out_dir = args.out_dir;
+  release.compile_check = !args.no_compile_check;
+  release.full_build = args.full_build;
+  const Terminal& out = terminal();
+  const ReleaseResult result = write_release(session.installation, session.curriculum, toolchain, release,
+                                             [&](const std::string& line) { std::cout << "  " << out.dim(line) << "\n" << std::flush; });
+  std::cout << fmt::format("\nWrote {} files to {}: {} learner files hold starters ({} solution regions stripped).\n",
+                           result.files_written, fs::absolute(args.out_dir).string(), result.starters_written,
+                           result.regions_stripped);
+  for (const auto& marker : result.leftover_markers) std::cout << out.fail_mark() << " solution marker left at " << marker << "\n";
+  for (const auto& leak : result.leaks) std::cout << out.fail_mark() << " solution text left at " << leak << "\n";
+  if (!result.build_log.empty()) std::cout << out.fail_mark() << " " << result.build_log << "\n";
+  if (!result.ok()) {
+    terminal().error("the release is not safe to hand out (see above); it was left for inspection",
+                     "fix the cause, delete " + args.out_dir + " and run tito instructor release again");
+    return kExitFailure;
+  }
+  std::cout << out.ok_mark() << " no solution text found in the release"
+            << (result.compiled ? "; every learner file compiles against the released headers" : "") << "\n";
+  return kExitOk;
+}
+
+// ---- report ----
+
+int run_report(const GlobalOptions& options, const std::string& where, int top) {
+  (void)options;
+  fs::path file = where;
+  if (fs::is_directory(file)) file /= "grades.json";
+  if (!fs::is_regular_file(file))
+    throw UserError(fmt::format("there is no grades.json at {}", file.string()),
+                    "tito grade SUBMISSIONS_DIR --out DIR   (then tito instructor report DIR)");
+  const GradingRun run = read_grades_json(file);
+  const Terminal& out = terminal();
+  int graded = 0;
+  for (const auto& learner : run.learners) graded += learner.graded ? 1 : 0;
+  std::cout << out.bold(fmt::format("Class report: {} submissions, {} graded ({})", run.learners.size(), graded, file.string()))
+            << "\n";
+  for (const auto& module : class_statistics(run, static_cast<std::size_t>(std::max(0, top)))) {
+    std::cout << "\n"
+              << out.bold(fmt::format("Module {} ({})", module.number, module.title))
+              << fmt::format(": mean {:.1f}, median {:.1f}, min {}, max {} of {} points over {} learners\n", module.mean,
+                             module.median, module.min, module.max, module.points, module.learners);
+    for (const auto& c : module.cases)
+      std::cout << fmt::format("    {:>4.0f}%  {:>3} pts  {}\n", 100 * c.pass_rate(), c.points, c.name);
+    if (!module.common_failures.empty()) {
+      std::cout << "  most common failures:\n";
+      for (const auto& [message, count] : module.common_failures)
+        std::cout << fmt::format("    {} learner{}: {}\n", count, count == 1 ? "" : "s", message);
+    }
+  }
+  return kExitOk;
+}
+
+// ---- grade ----
+
+struct GradeArgs {
+  std::string submissions;
+  std::string out_dir = "grades";
+  int jobs = 0;
+  bool cumulative = false;
+  std::string modules;
+  double time_limit_s = 0;
+  std::string gradescope;
+};
+
+// A bar on stderr when it is a terminal, one plain line per event otherwise.
+class GradingProgress {
+ public:
+  explicit GradingProgress(int total) : total_(total), bar_(::isatty(STDERR_FILENO) == 1) {}
+  void update(const std::string& learner, const std::string& what, int done) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!bar_) {
+      std::cerr << fmt::format("[{}/{}] {}{}", done, total_, learner.empty() ? "" : learner + ": ", what) << "\n";
+      return;
+    }
+    constexpr int kWidth = 30;
+    const int filled = total_ > 0 ? kWidth * done / total_ : 0;
+    std::string line = fmt::format("[{}{}] {}/{} {}{}", std::string(filled, '#'), std::string(kWidth - filled, '.'), done, total_,
+                                   learner.empty() ? "" : learner + ": ", what);
+    if (line.size() > 100) line = line.substr(0, 100);
+    std::cerr << "\r\033[K" << line << std::flush;
+  }
+  ~GradingProgress() {
+    if (bar_) std::cerr << "\r\033[K" << std::flush;
+  }
+
+ private:
+  std::mutex mutex_;
+  int total_;
+  bool bar_;
+};
+
+int run_grade(const GlobalOptions& options, const GradeArgs& args) {
+  Session session = open_session(options, false);
+  const Toolchain toolchain = load_checked_toolchain(session.installation);
+  std::vector<Submission> submissions;
+  const bool single = !args.gradescope.empty();
+  if (single) submissions.push_back(single_submission(args.submissions));
+  else submissions = list_submissions(args.submissions);
+
+  GradingOptions grading;
+  grading.out_dir = fs::absolute(single && args.out_dir == "grades" ? fs::path(args.gradescope).parent_path() / "tito-grading"
+                                                                    : fs::path(args.out_dir));
+  grading.cumulative = args.cumulative;
+  grading.jobs = args.jobs > 0 ? args.jobs : default_jobs();
+  grading.modules = split_list(args.modules);
+  grading.time_limit_s = args.time_limit_s;
+  GradingProgress bar(static_cast<int>(submissions.size()));
+  grading.progress = [&](const std::string& learner, const std::string& what, int done, int) { bar.update(learner, what, done); };
+
+  const GradingRun run = grade_submissions(session.installation, session.curriculum, toolchain, submissions, grading);
+  if (single) write_gradescope_results(run, args.gradescope);
+  write_grades_csv(run, grading.out_dir / "grades.csv");
+  write_grades_json(run, grading.out_dir / "grades.json");
+  write_html_report(run, grading.out_dir / "report");
+
+  const Terminal& out = terminal();
+  std::cout << out.bold(fmt::format("Graded {} submission{} in {:.1f} s", run.learners.size(), run.learners.size() == 1 ? "" : "s",
+                                    run.seconds))
+            << fmt::format(" ({} module results rebuilt, {} reused from the cache; -j{})\n", run.rebuilt_modules,
+                           run.cached_modules, grading.jobs);
+  for (const auto& learner : run.learners) {
+    std::cout << fmt::format("  {:<20} {:>5}/{:<5} {}\n", learner.id, learner.earned(), learner.possible(),
+                             learner.graded ? (learner.flags.empty() ? "" : fmt::format("{} flag(s)", learner.flags.size()))
+                                            : "not graded: " + learner.reason);
+  }
+  if (!run.writes_confined)
+    std::cout << out.yellow("note: this system does not allow the sandbox's read-only file system; learner code could write "
+                            "outside the scratch folder (see INSTRUCTOR.md)")
+              << "\n";
+  std::cout << "\nReports: " << (grading.out_dir / "grades.csv").string() << ", " << (grading.out_dir / "grades.json").string()
+            << ", " << (grading.out_dir / "report" / "index.html").string() << "\n";
+  if (single) std::cout << "Gradescope results: " << args.gradescope << "\n";
+  return kExitOk;
+}
+
+}  // namespace
+
+void register_instructor_commands(CommandRegistry& registry) {
+  const GlobalOptions* options = &registry.options;
+  CLI::App* group = registry.app.add_subcommand("instructor", "For instructors: validate the modules, release a student copy, "
+                                                              "report on a graded class");
+  group->require_subcommand(0, 1);
+  group->fallthrough();
+
+  auto validate_args = std::make_shared<ValidateArgs>();
+  auto* validate = group->add_subcommand("validate", "Check that every available module can be graded: markers, points, "
+                                                     "starter fails, reference passes");
+  validate->add_option("--modules", validate_args->modules, "Only these modules, e.g. 01,03 (default: every available one)");
+  validate->add_option("-j,--jobs", validate_args->jobs, "Parallel compile jobs (default: the number of cores)");
+  validate->add_option("--keep", validate_args->keep, "Build in this folder and keep it (default: a temporary folder)");
+  on_chosen(validate, registry, [options, validate_args] { return run_validate(*options, *validate_args); });
+
+  auto release_args = std::make_shared<ReleaseArgs>();
+  auto* release = group->add_subcommand("release", "Write the student copy of the repository: solutions replaced by starters, "
+                                                   "checked for leftovers and compiled");
+  release->add_option("OUT_DIR", release_args->out_dir, "A new folder outside the repository")->required();
+  release->add_flag("--no-compile-check", release_args->no_compile_check, "Skip compiling the released learner files");
+  release->add_flag("--full-build", release_args->full_build, "Also build the released framework and tito with CMake (slow)");
+  on_chosen(release, registry, [options, release_args] { return run_release(*options, *release_args); });
+
+  auto report_source = std::make_shared<std::string>("grades");
+  auto report_top = std::make_shared<int>(3);
+  auto* report = group->add_subcommand("report", "Per-module statistics of a graded class: mean, median, pass rate per test, "
+                                                 "most common failures");
+  report->add_option("GRADES", *report_source, "The output folder of `tito grade` (or its grades.json); default: grades");
+  report->add_option("--top", *report_top, "How many common failure messages to show per module (default 3)");
+  on_chosen(report, registry, [options, report_source, report_top] { return run_report(*options, *report_source, *report_top); });
+
+  CLI::App* help_only = group;
+  group->callback([help_only, slot = &registry.selected] {
+    if (help_only->get_subcommands().empty() && !*slot) *slot = [help_only] {
+      std::cout << help_only->help();
+      return int(kExitOk);
+    };
+  });
+
+  auto grade_args = std::make_shared<GradeArgs>();
+  auto* grade = registry.app.add_subcommand("grade", "Grade a class: each folder or .tar.gz in SUBMISSIONS_DIR is one learner's "
+                                                     "workspace; writes grades.csv, grades.json and an HTML report");
+  grade->add_option("SUBMISSIONS", grade_args->submissions,
+                    "Folder of learner workspaces (with --gradescope: the one submission)")->required();
+  grade->add_option("-o,--out", grade_args->out_dir, "Where reports, cache and scratch builds go (default: ./grades)");
+  grade->add_option("-j,--jobs", grade_args->jobs, "Learners graded at once (default: the number of cores)");
+  grade->add_flag("--cumulative", grade_args->cumulative,
+                  "Grade module N on the learner's own earlier modules (default: on the reference ones)");
+  grade->add_option("--modules", grade_args->modules, "Only these modules, e.g. 01,02 (default: every available one)");
+  grade->add_option("--time-limit", grade_args->time_limit_s, "Seconds per run of a test program (default: each module's limit)");
+  grade->add_option("--gradescope", grade_args->gradescope,
+                    "Grade one submission and write Gradescope's results.json here");
+  on_chosen(grade, registry, [options, grade_args] { return run_grade(*options, *grade_args); });
+}
+
+}  // namespace tito

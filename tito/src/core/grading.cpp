@@ -1,0 +1,608 @@
+// grade_submissions: find each learner's workspace, rebuild every module from the learner's files
+// with the instructor's tests (compiled once for the whole class), run it in the sandbox, score it.
+#include "core/grading.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <thread>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "core/errors.h"
+#include "core/files.h"
+#include "core/grading_archive.h"
+#include "core/learner_files.h"
+#include "core/sha256.h"
+#include "core/workspace.h"
+#include "run/sandbox.h"
+
+namespace tito {
+namespace fs = std::filesystem;
+using nlohmann::json;
+namespace {
+
+constexpr std::uintmax_t kMaxLearnerFileBytes = 1u << 20;
+constexpr std::size_t kMaxMessageChars = 600;
+constexpr int kMaxWalkedEntries = 20000;
+
+std::string first_lines(const std::string& text, int count, std::size_t max_chars = kMaxMessageChars) {
+  std::string out;
+  std::size_t at = 0;
+  for (int line = 0; line < count && at < text.size(); ++line) {
+    std::size_t end = text.find('\n', at);
+    if (end == std::string::npos) end = text.size();
+    out += text.substr(at, end - at) + "\n";
+    at = end + 1;
+  }
+  while (!out.empty() && out.back() == '\n') out.pop_back();
+  if (out.size() > max_chars) out = out.substr(0, max_chars) + "...";
+  return out;
+}
+
+// A folder name for a learner id: letters, digits, '.', '-', '_' and '@' only.
+std::string path_safe(const std::string& id) {
+  std::string safe;
+  for (char c : id) safe += (std::isalnum(static_cast<unsigned char>(c)) || std::string(".-_@").find(c) != std::string::npos) ? c : '_';
+  if (safe.empty() || safe[0] == '.') safe = "_" + safe;
+  if (safe != id) safe += "-" + sha256_hex(id).substr(0, 8);  // "a b" and "a_b" must not share a folder
+  return safe;
+}
+
+// The message a grade report shows for one case.
+std::string case_message(const CaseResult& result) {
+  if (result.passed()) return "";
+  if (!result.detail.empty() && result.status != CaseStatus::Failed) return first_lines(result.detail, 12);
+  for (const auto& failure : result.failures) {
+    std::string text = failure.expression;
+    if (!failure.actual.empty() || !failure.expected.empty())
+      text += fmt::format(" - got {}, expected {}", failure.actual, failure.expected);
+    else if (!failure.expanded.empty())
+      text += " with expansion " + failure.expanded;
+    if (!failure.message.empty()) text += (text.empty() ? "" : ": ") + failure.message;
+    if (!failure.file.empty()) text = fmt::format("{}:{}: {}", fs::path(failure.file).filename().string(), failure.line, text);
+    return first_lines(text, 6);
+  }
+  return first_lines(result.detail, 12);
+}
+
+json to_json(const ModuleGrade& grade) {
+  json cases = json::array();
+  for (const auto& c : grade.cases)
+    cases.push_back({{"name", c.name}, {"points", c.points}, {"earned", c.earned}, {"status", c.status},
+                     {"message", c.message}, {"duration_ms", c.duration_ms}});
+  return {{"number", grade.number}, {"status", grade.status}, {"note", grade.note}, {"earned", grade.earned},
+          {"possible", grade.possible}, {"seconds", grade.seconds}, {"cases", cases}};
+}
+
+ModuleGrade module_grade_from_json(const json& data) {
+  ModuleGrade grade;
+  grade.number = data.at("number").get<std::string>();
+  grade.status = data.at("status").get<std::string>();
+  grade.note = data.value("note", "");
+  grade.earned = data.at("earned").get<int>();
+  grade.possible = data.at("possible").get<int>();
+  grade.seconds = data.value("seconds", 0.0);
+  for (const auto& c : data.at("cases"))
+    grade.cases.push_back({c.at("name").get<std::string>(), c.at("points").get<int>(), c.at("earned").get<int>(),
+                           c.at("status").get<std::string>(), c.value("message", ""), c.value("duration_ms", 0.0)});
+  return grade;
+}
+
+// A module scored without running anything: every declared case earns 0 with the same reason.
+ModuleGrade unscored_module(const ModuleInfo& module, const std::vector<CaseResult>& declared, const std::string& status,
+                            const std::string& message) {
+  ModuleGrade grade;
+  grade.number = module.number;
+  grade.status = status;
+  grade.note = message;
+  for (const auto& c : declared) {
+    grade.cases.push_back({c.name, c.points, 0, status, message, 0});
+    grade.possible += c.points;
+  }
+  return grade;
+}
+
+// What every learner's build shares: the modules, their declared cases and compiled tests.
+struct ClassContext {
+  const Installation& installation;
+  const Curriculum& curriculum;
+  const Toolchain& toolchain;
+  const GradingOptions& options;
+  std::vector<const ModuleInfo*> graded;
+  std::vector<const ModuleInfo*> with_learner_files;  // every available module a learner writes code for
+  std::map<std::string, std::vector<CaseResult>> declared;           // module -> the instructor's cases
+  std::map<std::string, std::vector<fs::path>> test_objects;         // module -> shared objects
+  std::map<std::string, std::vector<GeneratedFile>> starters;        // module -> starter files
+  std::map<std::string, std::string> instructor_copies;              // file name -> content (tests, metadata)
+  std::string toolchain_identity;
+  bool writes_confined = false;
+  std::atomic<int> cached{0}, rebuilt{0};
+};
+
+// By content, not time: touching a header rebuilds the objects, but identical objects keep the cache.
+std::string file_stamp(const fs::path& file) {
+  std::error_code error;
+  if (!fs::is_regular_file(file, error)) return file.string() + ": missing\n";
+  return file.string() + ":" + sha256_hex(read_file(file)) + "\n";
+}
+
+std::string identity_of(const Installation& installation, const Toolchain& toolchain,
+                        const std::map<std::string, std::vector<fs::path>>& test_objects) {
+  Sha256 hash;
+  const fs::path toolchain_file = installation.build_dir / "tito" / "toolchain.json";
+  hash.update(fs::exists(toolchain_file) ? read_file(toolchain_file) : std::string());
+  hash.update(file_stamp(toolchain.given_lib) + file_stamp(toolchain.catch_main_lib));
+  for (const auto& [number, lib] : toolchain.solution_libs) hash.update(number + file_stamp(lib));
+  for (const auto& [number, objects] : test_objects)
+    for (const auto& object : objects) hash.update(number + file_stamp(object));
+  return hash.hex_digest();
+}
+
+// Where a submission's workspace is: the folder itself, or the one folder inside it that is one.
+struct FoundWorkspace {
+  std::optional<fs::path> root;
+  std::string problem;
+};
+
+bool looks_like_workspace(const fs::path& dir) {
+  std::error_code error;
+  return Workspace::is_workspace(dir) || fs::is_directory(dir / "modules", error);
+}
+
+FoundWorkspace find_workspace(const fs::path& submission) {
+  std::error_code error;
+  if (fs::is_empty(submission, error)) return {std::nullopt, "the submission is empty"};
+  if (looks_like_workspace(submission)) return {submission, ""};
+  std::vector<fs::path> candidates;
+  for (const auto& entry : fs::directory_iterator(submission, error)) {
+    if (!entry.is_directory(error) || entry.is_symlink(error)) continue;
+    if (looks_like_workspace(entry.path())) candidates.push_back(entry.path());
+    for (const auto& inner : fs::directory_iterator(entry.path(), error))
+      if (inner.is_directory(error) && !inner.is_symlink(error) && looks_like_workspace(inner.path()))
+        candidates.push_back(inner.path());
+  }
+  if (candidates.size() == 1) return {candidates.front(), ""};
+  if (candidates.size() > 1)
+    return {std::nullopt, fmt::format("the submission holds {} workspaces; it must hold exactly one", candidates.size())};
+  return {std::nullopt, "no workspace found (expected a modules/ folder, as `tito init` creates)"};
+}
+
+// The learner's copy of a learner file: a regular file (never a link) of sensible size.
+std::optional<std::string> learner_copy(const fs::path& file, std::string& problem) {
+  std::error_code error;
+  auto status = fs::symlink_status(file, error);
+  if (error || !fs::exists(status)) return std::nullopt;
+  if (!fs::is_regular_file(status)) {
+    problem = "is not a regular file (links are not followed)";
+    return std::nullopt;
+  }
+  if (fs::file_size(file, error) > kMaxLearnerFileBytes) {
+    problem = "is larger than 1 MB";
+    return std::nullopt;
+  }
+  return read_file(file);
+}
+
+// One learner's files, prepared once: per module, the files to compile and whether any was theirs.
+struct PreparedModule {
+  fs::path dir;              // scratch copy holding exactly the module's learner files
+  bool submitted = false;    // at least one file came from the learner
+  bool unchanged_starter = false;  // every file is the untouched starter
+  std::string content_hash;
+};
+
+struct LearnerWork {
+  LearnerGrade grade;
+  fs::path work_dir;
+  fs::path workspace;
+  std::map<std::string, PreparedModule> prepared;
+};
+
+void prepare_learner_files(const ClassContext& context, LearnerWork& work) {
+  for (const ModuleInfo* module : context.with_learner_files) {
+    PreparedModule prepared;
+    prepared.dir = work.work_dir / "src" / module->folder();
+    fs::remove_all(prepared.dir);
+    fs::create_directories(prepared.dir);
+    const fs::path learner_dir = work.workspace / "modules" / module->folder();
+    const auto& starters = context.starters.at(module->number);
+    std::vector<std::string> filled;
+    bool all_starter = true;
+    Sha256 hash;
+    for (const auto& starter : starters) {
+      std::string problem;
+      std::optional<std::string> content = learner_copy(learner_dir / starter.name, problem);
+      if (!problem.empty())
+        work.grade.flags.push_back(fmt::format("modules/{}/{} {}; its starter was used", module->folder(), starter.name, problem));
+      if (content) {
+        prepared.submitted = true;
+        if (*content != starter.content) all_starter = false;
+      } else {
+        filled.push_back(starter.name);
+      }
+      const std::string& text = content ? *content : starter.content;
+      write_file_atomically(prepared.dir / starter.name, text);
+      hash.update(fmt::format("{}\n{}\n", starter.name, text.size()));
+      hash.update(text);
+    }
+    prepared.unchanged_starter = prepared.submitted && all_starter;
+    prepared.content_hash = hash.hex_digest();
+    if (prepared.submitted && !filled.empty())
+      work.grade.flags.push_back(fmt::format("module {}: {} missing; the starter stood in", module->number, fmt::join(filled, ", ")));
+    work.prepared[module->number] = prepared;
+  }
+}
+
+// Learner-side copies of tests or metadata that differ from the instructor's, files that will not be
+// compiled, and learner code that mentions the test harness: all flagged for a human to look at.
+void inspect_workspace(const ClassContext& context, LearnerWork& work) {
+  std::set<std::string> learner_file_names;
+  for (const ModuleInfo* module : context.with_learner_files)
+    for (const auto& file : module->learner_files) learner_file_names.insert(module->folder() + "/" + fs::path(file).filename().string());
+  std::error_code error;
+  int walked = 0;
+  fs::recursive_directory_iterator it(work.workspace, fs::directory_options::skip_permission_denied, error), end;
+  for (; !error && it != end; it.increment(error)) {
+    if (++walked > kMaxWalkedEntries) break;
+    const fs::path relative = it->path().lexically_relative(work.workspace);
+    if (it->path().filename() == ".tito" || it->path().filename() == ".git") {
+      it.disable_recursion_pending();
+      continue;
+    }
+    if (!it->is_regular_file(error) || it->is_symlink(error)) continue;
+    const std::string name = it->path().filename().string();
+    auto instructor = context.instructor_copies.find(name);
+    if (instructor != context.instructor_copies.end()) {
+      std::string problem;
+      auto content = learner_copy(it->path(), problem);
+      if (!content || *content != instructor->second)
+        work.grade.flags.push_back(fmt::format("{} differs from the instructor's copy (not used: graded with the instructor's "
+                                               "tests and metadata)", relative.string()));
+      continue;
+    }
+    const std::string parent = relative.parent_path().string();
+    if (parent.rfind("modules/", 0) == 0 && (it->path().extension() == ".cpp" || it->path().extension() == ".h")) {
+      const std::string key = relative.parent_path().filename().string() + "/" + name;
+      if (!learner_file_names.count(key))
+        work.grade.flags.push_back(fmt::format("{} is not a learner file of its module and was not compiled", relative.string()));
+    }
+  }
+  for (const auto& [number, prepared] : work.prepared) {
+    if (!prepared.submitted) continue;
+    for (const auto& file : fs::directory_iterator(prepared.dir)) {
+      const std::string text = read_file(file.path());
+      for (const char* marker : {"TITO_EVENTS_FILE", "TEST_CASE", "catch2/", "CATCH_"})
+        if (text.find(marker) != std::string::npos) {
+          work.grade.flags.push_back(fmt::format("module {}: {} mentions the test harness ({}); review it by hand", number,
+                                                 file.path().filename().string(), marker));
+          break;
+        }
+    }
+  }
+  for (const char* state : {"progress.json", "workspace.json"}) {
+    const fs::path file = work.workspace / ".tito" / state;
+    std::string problem;
+    auto content = learner_copy(file, problem);
+    if (content && json::parse(*content, nullptr, false).is_discarded())
+      work.grade.flags.push_back(fmt::format(".tito/{} is damaged (ignored: only test runs count)", state));
+  }
+}
+
+ModuleGrade score_report(const ClassContext& context, const ModuleInfo& module, const TestReport& report, LearnerWork& work) {
+  ModuleGrade grade;
+  grade.number = module.number;
+  grade.seconds = report.build_seconds + report.run_seconds;
+  const auto& declared = context.declared.at(module.number);
+  std::map<std::string, const CaseResult*> ran;
+  for (const auto& c : report.cases) ran[c.name] = &c;
+  if (!report.build_ok) {
+    grade = unscored_module(module, declared, "build failed", "the code did not compile");
+    grade.status = "build failed";
+    grade.note = first_lines(report.build_log, 15, 1500);
+    grade.seconds = report.build_seconds;
+    return grade;
+  }
+  grade.status = "graded";
+  std::set<std::string> declared_names;
+  for (const auto& expected : declared) {
+    declared_names.insert(expected.name);
+    CaseGrade c{expected.name, expected.points, 0, "not run", "the test program did not run this case", 0};
+    auto found = ran.find(expected.name);
+    if (found != ran.end()) {
+      c.status = to_string(found->second->status);
+      c.message = case_message(*found->second);
+      c.duration_ms = found->second->duration_ms;
+      if (found->second->passed()) c.earned = c.points;
+    }
+    grade.earned += c.earned;
+    grade.possible += c.points;
+    grade.cases.push_back(c);
+  }
+  for (const auto& c : report.cases)
+    if (!declared_names.count(c.name))
+      work.grade.flags.push_back(fmt::format("module {}: the test program ran '{}', which is not one of the instructor's "
+                                             "cases (ignored)", module.number, c.name));
+  return grade;
+}
+
+ModuleGrade grade_module(ClassContext& context, const ModuleInfo& module, LearnerWork& work) {
+  const auto& declared = context.declared.at(module.number);
+  const PreparedModule& own = work.prepared.at(module.number);
+  if (!own.submitted) return unscored_module(module, declared, "not submitted", "no files for this module");
+  if (own.unchanged_starter)
+    return unscored_module(module, declared, "not implemented", "the starter files are unchanged");
+
+  ModuleTestRequest request;
+  request.module = module.number;
+  Sha256 key;
+  key.update(fmt::format("tito-grade-v1\n{}\n{}\n{}\n{}\n", module.number, context.options.cumulative, module.memory_limit_mb,
+                         context.options.time_limit_s > 0 ? context.options.time_limit_s : module.time_limit_s));
+  key.update(context.toolchain_identity);
+  for (const auto& test : module.tests) key.update(read_file(test));
+  for (const ModuleInfo* other : context.with_learner_files) {
+    const bool theirs = other->number == module.number || (context.options.cumulative && other->number < module.number);
+    if (!theirs) continue;
+    request.learner_dirs[other->number] = work.prepared.at(other->number).dir;
+    key.update(other->number + work.prepared.at(other->number).content_hash);
+  }
+  const fs::path cache_file = context.options.out_dir / "cache" / "results" / (key.hex_digest() + ".json");
+  if (fs::exists(cache_file)) {
+    try {
+      ModuleGrade cached = module_grade_from_json(json::parse(read_file(cache_file)));
+      cached.cached = true;
+      ++context.cached;
+      return cached;
+    } catch (const std::exception&) {
+      // A damaged cache entry is simply rebuilt.
+    }
+  }
+
+  request.test_sources = module.tests;
+  request.prebuilt_test_objects = context.test_objects.at(module.number);
+  request.hints = context.curriculum.load_hints(module);
+  request.build_dir = work.work_dir / "build";
+  request.time_limit_s = context.options.time_limit_s > 0 ? context.options.time_limit_s : module.time_limit_s;
+  request.memory_limit_mb = module.memory_limit_mb;
+  request.build_jobs = 1;
+  request.confine_writes = true;
+  const fs::path run_dir = request.build_dir / "run";
+  fs::create_directories(run_dir / "home");
+  fs::create_directories(run_dir / "tmp");
+  request.run_env = {{"HOME", (run_dir / "home").string()}, {"TMPDIR", (run_dir / "tmp").string()}};
+  TestReport report = run_module_tests(context.toolchain, request);
+  ModuleGrade grade = score_report(context, module, report, work);
+  ++context.rebuilt;
+  fs::create_directories(cache_file.parent_path());
+  write_file_atomically(cache_file, to_json(grade).dump() + "\n");
+  return grade;
+}
+
+void reject(const ClassContext& context, LearnerGrade& grade, const std::string& reason) {
+  grade.graded = false;
+  grade.reason = reason;
+  grade.modules.clear();
+  for (const ModuleInfo* module : context.graded)
+    grade.modules.push_back(unscored_module(*module, context.declared.at(module->number), "not graded", reason));
+}
+
+LearnerGrade grade_learner(ClassContext& context, const Submission& submission,
+                           const std::function<void(const std::string&)>& step) {
+  LearnerWork work;
+  work.grade.id = submission.id;
+  work.grade.submission = submission.name;
+  work.work_dir = context.options.out_dir / "work" / path_safe(submission.id);
+  try {
+    fs::create_directories(work.work_dir);
+    std::error_code error;
+    auto status = fs::symlink_status(submission.path, error);
+    fs::path root = submission.path;
+    if (fs::is_symlink(status)) {
+      reject(context, work.grade, "the submission is a symbolic link; links are not followed");
+      return work.grade;
+    }
+    if (submission.archive) {
+      root = work.work_dir / "unpacked";
+      try {
+        extract_archive_safely(submission.path, root);
+      } catch (const ArchiveRejected& rejected) {
+        fs::remove_all(root, error);
+        reject(context, work.grade, std::string("archive rejected: ") + rejected.what());
+        return work.grade;
+      }
+    } else if (!fs::is_directory(status)) {
+      reject(context, work.grade, "not a workspace folder or a .tar/.tar.gz/.tgz archive of one");
+      return work.grade;
+    }
+    FoundWorkspace found = find_workspace(root);
+    if (!found.root) {
+      reject(context, work.grade, found.problem);
+      return work.grade;
+    }
+    work.workspace = *found.root;
+    prepare_learner_files(context, work);
+    inspect_workspace(context, work);
+    work.grade.graded = true;
+    for (const ModuleInfo* module : context.graded) {
+      ModuleGrade grade;
+      try {
+        grade = grade_module(context, *module, work);
+      } catch (const std::exception& failure) {
+        grade = unscored_module(*module, context.declared.at(module->number), "error", failure.what());
+      }
+      step(fmt::format("module {}: {}/{}{}", module->number, grade.earned, grade.possible, grade.cached ? " (cached)" : ""));
+      work.grade.modules.push_back(std::move(grade));
+    }
+  } catch (const std::exception& failure) {
+    reject(context, work.grade, std::string("could not be graded: ") + failure.what());
+  }
+  return work.grade;
+}
+
+void prepare_class(ClassContext& context) {
+  for (const auto& module : context.curriculum.modules())
+    if (module.available() && !module.learner_files.empty()) context.with_learner_files.push_back(&module);
+  for (const ModuleInfo* module : context.with_learner_files) {
+    context.starters[module->number] = generate_module_files(context.installation, *module, FileFlavour::Starter);
+  }
+  for (const ModuleInfo* module : context.graded) {
+    context.declared[module->number] = cases_declared_in(module->tests);
+    for (const auto& test : module->tests) context.instructor_copies[test.filename().string()] = read_file(test);
+    const fs::path dir = context.options.out_dir / "cache" / "tests" / module->folder();
+    if (context.options.progress) context.options.progress("", "compiling the tests of module " + module->number, 0, 0);
+    TestObjects objects = build_test_objects(context.toolchain, module->tests, dir, std::max(1, context.options.jobs));
+    if (!objects.ok)
+      throw UserError(fmt::format("the instructor's tests of module {} do not compile:\n{}", module->number,
+                                  first_lines(objects.build_log, 20, 3000)),
+                      "tito instructor validate   (then fix the module's tests)");
+    context.test_objects[module->number] = objects.objects;
+  }
+  const fs::path index = context.installation.source_dir / "curriculum" / "curriculum.json";
+  context.instructor_copies["curriculum.json"] = read_file(index);
+  context.toolchain_identity = identity_of(context.installation, context.toolchain, context.test_objects);
+  context.writes_confined = write_confinement_works(context.options.out_dir / "work" / ".probe");
+}
+
+}  // namespace
+
+int LearnerGrade::earned() const {
+  int total = 0;
+  for (const auto& module : modules) total += module.earned;
+  return total;
+}
+
+int LearnerGrade::possible() const {
+  int total = 0;
+  for (const auto& module : modules) total += module.possible;
+  return total;
+}
+
+std::vector<Submission> list_submissions(const fs::path& dir) {
+  std::error_code error;
+  if (!fs::is_directory(dir, error))
+    throw UserError(fmt::format("{} is not a folder of submissions", dir.string()),
+                    "tito grade SUBMISSIONS_DIR   (one workspace folder or .tar.gz per learner inside it)");
+  std::vector<Submission> submissions;
+  for (const auto& entry : fs::directory_iterator(dir, error)) {
+    const std::string name = entry.path().filename().string();
+    if (name.empty() || name[0] == '.') continue;
+    Submission submission;
+    submission.name = name;
+    submission.path = entry.path();
+    submission.archive = is_archive_name(name) && entry.is_regular_file(error);
+    submission.id = submission.archive ? archive_stem(name) : name;
+    submissions.push_back(submission);
+  }
+  std::sort(submissions.begin(), submissions.end(),
+            [](const Submission& a, const Submission& b) { return a.id != b.id ? a.id < b.id : a.name < b.name; });
+  return submissions;
+}
+
+Submission single_submission(const fs::path& path) {
+  std::error_code error;
+  if (!fs::exists(path, error))
+    throw UserError(fmt::format("the submission {} does not exist", path.string()),
+                    "tito grade /autograder/submission --gradescope /autograder/results/results.json");
+  Submission submission;
+  fs::path normal = fs::absolute(path).lexically_normal();
+  if (normal.filename().empty()) normal = normal.parent_path();
+  submission.name = normal.filename().string();
+  submission.path = normal;
+  submission.archive = is_archive_name(submission.name) && fs::is_regular_file(normal, error);
+  submission.id = submission.archive ? archive_stem(submission.name) : submission.name;
+  return submission;
+}
+
+std::vector<const ModuleInfo*> modules_to_grade(const Curriculum& curriculum, const std::vector<std::string>& requested) {
+  std::vector<const ModuleInfo*> modules;
+  auto gradable = [](const ModuleInfo& module) {
+    return module.available() && !module.learner_files.empty() && !module.tests.empty();
+  };
+  if (requested.empty()) {
+    for (const auto& module : curriculum.modules())
+      if (gradable(module)) modules.push_back(&module);
+    if (modules.empty()) throw UserError("no module can be graded yet", "add a module's lesson, tests and learner files");
+    return modules;
+  }
+  for (const auto& name : requested) {
+    const ModuleInfo& module = curriculum.resolve(name);
+    if (!gradable(module))
+      throw UserError(fmt::format("module {} ({}) cannot be graded: it has no lesson, tests or learner files yet", module.number,
+                                  module.title),
+                      "tito module list   (the available modules)");
+    if (std::find(modules.begin(), modules.end(), &module) == modules.end()) modules.push_back(&module);
+  }
+  std::sort(modules.begin(), modules.end(), [](const ModuleInfo* a, const ModuleInfo* b) { return a->number < b->number; });
+  return modules;
+}
+
+GradingRun grade_submissions(const Installation& installation, const Curriculum& curriculum, const Toolchain& toolchain,
+                             const std::vector<Submission>& submissions, const GradingOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  ClassContext context{installation, curriculum, toolchain, options, modules_to_grade(curriculum, options.modules), {}, {}, {},
+                       {}, {}, {}, false, {0}, {0}};
+  fs::create_directories(options.out_dir);
+  prepare_class(context);
+
+  GradingRun run;
+  run.mode = options.cumulative ? "cumulative" : "reference-prerequisites";
+  for (const ModuleInfo* module : context.graded) {
+    int points = 0;
+    for (const auto& c : context.declared.at(module->number)) points += c.points;
+    run.modules.push_back({module->number, module->title, points});
+  }
+  run.learners.resize(submissions.size());
+
+  // Two submissions claiming one learner id: neither is graded, both say why.
+  std::map<std::string, std::vector<std::size_t>> by_id;
+  for (std::size_t i = 0; i < submissions.size(); ++i) by_id[submissions[i].id].push_back(i);
+  std::vector<std::size_t> to_grade;
+  for (std::size_t i = 0; i < submissions.size(); ++i) {
+    const auto& same = by_id[submissions[i].id];
+    if (same.size() < 2) {
+      to_grade.push_back(i);
+      continue;
+    }
+    std::vector<std::string> names;
+    for (auto j : same) names.push_back(submissions[j].name);
+    run.learners[i].id = submissions[i].id;
+    run.learners[i].submission = submissions[i].name;
+    reject(context, run.learners[i],
+           fmt::format("duplicate learner id '{}': submitted as {}; keep one and grade again", submissions[i].id,
+                       fmt::join(names, " and ")));
+  }
+
+  std::atomic<std::size_t> next{0};
+  std::atomic<int> done{static_cast<int>(submissions.size() - to_grade.size())};
+  const int total = static_cast<int>(submissions.size());
+  auto worker = [&] {
+    for (std::size_t k = next++; k < to_grade.size(); k = next++) {
+      const Submission& submission = submissions[to_grade[k]];
+      auto step = [&](const std::string& what) {
+        if (options.progress) options.progress(submission.id, what, done.load(), total);
+      };
+      run.learners[to_grade[k]] = grade_learner(context, submission, step);
+      ++done;
+      const LearnerGrade& grade = run.learners[to_grade[k]];
+      step(grade.graded ? fmt::format("done, {}/{}", grade.earned(), grade.possible()) : "not graded: " + grade.reason);
+    }
+  };
+  const int threads = std::max(1, std::min<int>(options.jobs, static_cast<int>(to_grade.size())));
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
+  worker();
+  for (auto& thread : pool) thread.join();
+
+  run.cached_modules = context.cached;
+  run.rebuilt_modules = context.rebuilt;
+  run.writes_confined = context.writes_confined;
+  run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return run;
+}
+
+}  // namespace tito

@@ -1,0 +1,93 @@
+#pragma once
+// Grading a class: every learner's workspace (a folder or a tarball of one) is rebuilt module by
+// module with the instructor's own tests, run in the sandbox and scored by points. Learners are
+// graded in parallel; each (learner, module) result is cached by content hash under the output
+// folder, so a rerun only rebuilds what changed. Reports are written by grade_reports.h.
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/curriculum.h"
+#include "core/installation.h"
+#include "run/module_test_runner.h"
+
+namespace tito {
+
+struct CaseGrade {
+  std::string name;
+  int points = 0;   // what the case is worth
+  int earned = 0;   // points, or 0
+  std::string status;   // "passed", "failed", "not implemented", "crashed", "timed out", ...
+  std::string message;  // why it failed, in a line or a few
+  double duration_ms = 0;
+};
+
+struct ModuleGrade {
+  std::string number;
+  std::string status;  // "graded", "not submitted", "build failed", "error"
+  std::string note;    // e.g. the start of the compiler's complaint, or which files were missing
+  int earned = 0;
+  int possible = 0;
+  bool cached = false;  // reused from an earlier run
+  double seconds = 0;   // build + run
+  std::vector<CaseGrade> cases;
+};
+
+struct LearnerGrade {
+  std::string id;          // the learner, from the folder or archive name
+  std::string submission;  // that folder or archive's name inside the submissions folder
+  bool graded = false;     // false: the submission was rejected (reason says why) and scores 0
+  std::string reason;
+  std::vector<std::string> flags;  // things an instructor should look at (differing tests, extra files, ...)
+  std::vector<ModuleGrade> modules;
+  int earned() const;
+  int possible() const;
+};
+
+struct GradedModule {
+  std::string number, title;
+  int points = 0;
+};
+
+struct GradingRun {
+  std::string mode;  // "reference-prerequisites" (default) or "cumulative"
+  std::vector<GradedModule> modules;
+  std::vector<LearnerGrade> learners;  // sorted by id
+  double seconds = 0;
+  int cached_modules = 0;    // (learner, module) results reused from the cache
+  int rebuilt_modules = 0;
+  bool writes_confined = false;  // whether the sandbox could make everything but scratch read-only
+};
+
+// One entry of the submissions folder.
+struct Submission {
+  std::string id;      // learner id
+  std::string name;    // file or folder name
+  std::filesystem::path path;
+  bool archive = false;
+};
+
+// Every folder and .tar/.tar.gz/.tgz archive in `dir` (hidden entries skipped); anything else is
+// returned too, so that it gets a row saying why it was not graded.
+std::vector<Submission> list_submissions(const std::filesystem::path& dir);
+// A single learner's submission (for --gradescope): a workspace folder or an archive.
+Submission single_submission(const std::filesystem::path& path);
+
+struct GradingOptions {
+  std::filesystem::path out_dir;     // reports, cache and scratch go here
+  bool cumulative = false;           // grade module N on the learner's own modules before N
+  int jobs = 1;                      // learners graded at once
+  std::vector<std::string> modules;  // empty: every available module with learner files and tests
+  double time_limit_s = 0;           // > 0: overrides the modules' own limits (per run of a test binary)
+  // One line per event ("alice: module 03 built"), and how many learners are done out of how many.
+  std::function<void(const std::string& learner, const std::string& what, int done, int total)> progress;
+};
+
+// The modules `options.modules` names (or every gradable one), in curriculum order. Throws UserError.
+std::vector<const ModuleInfo*> modules_to_grade(const Curriculum& curriculum, const std::vector<std::string>& requested);
+
+GradingRun grade_submissions(const Installation& installation, const Curriculum& curriculum, const Toolchain& toolchain,
+                             const std::vector<Submission>& submissions, const GradingOptions& options);
+
+}  // namespace tito

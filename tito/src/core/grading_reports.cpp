@@ -1,0 +1,334 @@
+#include "core/grading_reports.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "core/clock.h"
+#include "core/errors.h"
+#include "core/files.h"
+
+namespace tito {
+namespace fs = std::filesystem;
+using nlohmann::json;
+namespace {
+
+// A CSV field, quoted when it has to be (RFC 4180); a leading =, +, - or @ is defused so that a
+// spreadsheet never runs a learner id as a formula.
+std::string csv_field(const std::string& text) {
+  std::string value = text;
+  if (!value.empty() && std::string("=+-@").find(value[0]) != std::string::npos) value = "'" + value;
+  if (value.find_first_of(",\"\n\r") == std::string::npos) return value;
+  std::string quoted = "\"";
+  for (char c : value) quoted += (c == '"') ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
+std::string html(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string page_name(const std::string& id) {
+  std::string safe;
+  for (char c : id) safe += std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.' ? c : '_';
+  return (safe.empty() || safe[0] == '.' ? "_" + safe : safe) + ".html";
+}
+
+std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+std::string status_text(const LearnerGrade& learner) {
+  if (!learner.graded) return "not graded: " + learner.reason;
+  return learner.flags.empty() ? "graded" : fmt::format("graded ({} flag{})", learner.flags.size(), learner.flags.size() == 1 ? "" : "s");
+}
+
+const char* kStyle = R"(<style>
+body{font-family:system-ui,sans-serif;margin:2em;color:#222;max-width:70em}
+table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:.3em .6em;text-align:left;vertical-align:top}
+th{background:#f4f4f4}.bad{color:#a00}.ok{color:#070}.charts{display:flex;flex-wrap:wrap;gap:1.5em}
+.chart{border:1px solid #ddd;padding:.6em}pre{background:#f8f8f8;padding:.5em;white-space:pre-wrap;max-width:60em}
+</style>)";
+
+// A bar chart of the score distribution: 10 bins of 10% each.
+std::string histogram_svg(const ModuleStatistics& module) {
+  const int width = 320, height = 140, base = 115, bar = 28;
+  int tallest = 1;
+  for (int count : module.histogram) tallest = std::max(tallest, count);
+  std::string svg = fmt::format(R"(<svg xmlns="http://www.w3.org/2000/svg" width="{}" height="{}" role="img" aria-label="score distribution of module {}">)",
+                                width, height, html(module.number));
+  for (std::size_t bin = 0; bin < module.histogram.size(); ++bin) {
+    const int count = module.histogram[bin];
+    const int h = static_cast<int>(std::lround(90.0 * count / tallest));
+    const int x = 10 + static_cast<int>(bin) * (bar + 2);
+    svg += fmt::format(R"(<rect x="{}" y="{}" width="{}" height="{}" fill="#4a7ebb"><title>{}-{}%: {} learner{}</title></rect>)", x,
+                       base - h, bar, h, bin * 10, bin == 9 ? 100 : bin * 10 + 9, count, count == 1 ? "" : "s");
+    if (count > 0) svg += fmt::format(R"(<text x="{}" y="{}" font-size="10" text-anchor="middle">{}</text>)", x + bar / 2, base - h - 3, count);
+    svg += fmt::format(R"(<text x="{}" y="{}" font-size="9" text-anchor="middle">{}</text>)", x + bar / 2, base + 12, bin * 10);
+  }
+  svg += fmt::format(R"(<line x1="8" y1="{}" x2="{}" y2="{}" stroke="#888"/>)", base, width - 8, base);
+  svg += fmt::format(R"(<text x="{}" y="{}" font-size="9" text-anchor="middle">% of points</text></svg>)", width / 2, height - 2);
+  return svg;
+}
+
+json case_json(const CaseGrade& c) {
+  return {{"name", c.name}, {"points", c.points}, {"earned", c.earned}, {"status", c.status}, {"message", c.message},
+          {"duration_ms", c.duration_ms}};
+}
+
+}  // namespace
+
+void write_grades_csv(const GradingRun& run, const fs::path& file) {
+  std::ostringstream out;
+  out << "learner";
+  for (const auto& module : run.modules) out << "," << csv_field(module.number + "_" + module.title);
+  out << ",total,max,status\n";
+  for (const auto& learner : run.learners) {
+    out << csv_field(learner.id);
+    for (const auto& module : learner.modules) out << "," << module.earned;
+    out << "," << learner.earned() << "," << learner.possible() << "," << csv_field(status_text(learner)) << "\n";
+  }
+  write_file_atomically(file, out.str());
+}
+
+void write_grades_json(const GradingRun& run, const fs::path& file) {
+  json modules = json::array();
+  for (const auto& module : run.modules)
+    modules.push_back({{"number", module.number}, {"title", module.title}, {"points", module.points}});
+  json learners = json::array();
+  for (const auto& learner : run.learners) {
+    json graded_modules = json::array();
+    for (const auto& module : learner.modules) {
+      json cases = json::array();
+      for (const auto& c : module.cases) cases.push_back(case_json(c));
+      graded_modules.push_back({{"number", module.number}, {"status", module.status}, {"note", module.note},
+                                {"earned", module.earned}, {"possible", module.possible}, {"cached", module.cached},
+                                {"seconds", module.seconds}, {"cases", cases}});
+    }
+    learners.push_back({{"id", learner.id}, {"submission", learner.submission}, {"graded", learner.graded},
+                        {"reason", learner.reason}, {"flags", learner.flags}, {"earned", learner.earned()},
+                        {"possible", learner.possible()}, {"modules", graded_modules}});
+  }
+  json document = {{"format", "tito-grades-1"}, {"generated_at", iso8601_now()}, {"mode", run.mode},
+                   {"seconds", run.seconds}, {"writes_confined", run.writes_confined},
+                   {"modules", modules}, {"learners", learners}};
+  write_file_atomically(file, document.dump(1) + "\n");
+}
+
+GradingRun read_grades_json(const fs::path& file) {
+  GradingRun run;
+  try {
+    const json document = json::parse(read_file(file));
+    run.mode = document.value("mode", "");
+    run.seconds = document.value("seconds", 0.0);
+    run.writes_confined = document.value("writes_confined", false);
+    for (const auto& module : document.at("modules"))
+      run.modules.push_back({module.at("number").get<std::string>(), module.value("title", ""), module.value("points", 0)});
+    for (const auto& entry : document.at("learners")) {
+      LearnerGrade learner;
+      learner.id = entry.at("id").get<std::string>();
+      learner.submission = entry.value("submission", "");
+      learner.graded = entry.value("graded", false);
+      learner.reason = entry.value("reason", "");
+      learner.flags = entry.value("flags", std::vector<std::string>{});
+      for (const auto& data : entry.at("modules")) {
+        ModuleGrade module;
+        module.number = data.at("number").get<std::string>();
+        module.status = data.value("status", "");
+        module.note = data.value("note", "");
+        module.earned = data.value("earned", 0);
+        module.possible = data.value("possible", 0);
+        module.cached = data.value("cached", false);
+        module.seconds = data.value("seconds", 0.0);
+        for (const auto& c : data.at("cases"))
+          module.cases.push_back({c.value("name", ""), c.value("points", 0), c.value("earned", 0), c.value("status", ""),
+                                  c.value("message", ""), c.value("duration_ms", 0.0)});
+        learner.modules.push_back(std::move(module));
+      }
+      run.learners.push_back(std::move(learner));
+    }
+  } catch (const json::exception& error) {
+    throw UserError(fmt::format("{} is not a grades.json written by `tito grade` ({})", file.string(), error.what()),
+                    "tito grade SUBMISSIONS_DIR --out DIR   (then tito instructor report DIR)");
+  } catch (const std::runtime_error& error) {
+    throw UserError(fmt::format("cannot read {}: {}", file.string(), error.what()),
+                    "tito grade SUBMISSIONS_DIR --out DIR   (then tito instructor report DIR)");
+  }
+  return run;
+}
+
+std::vector<ModuleStatistics> class_statistics(const GradingRun& run, std::size_t top_failures) {
+  std::vector<ModuleStatistics> all;
+  for (std::size_t m = 0; m < run.modules.size(); ++m) {
+    ModuleStatistics stats;
+    stats.number = run.modules[m].number;
+    stats.title = run.modules[m].title;
+    stats.points = run.modules[m].points;
+    stats.histogram.assign(10, 0);
+    std::vector<int> scores;
+    std::map<std::string, std::size_t> case_index;
+    std::map<std::string, std::set<std::string>> failures;  // message -> learners
+    for (const auto& learner : run.learners) {
+      if (!learner.graded) continue;
+      auto module = std::find_if(learner.modules.begin(), learner.modules.end(),
+                                 [&](const ModuleGrade& g) { return g.number == stats.number; });
+      if (module == learner.modules.end()) continue;
+      scores.push_back(module->earned);
+      const int bin = stats.points > 0 ? std::min(9, module->earned * 10 / stats.points) : 0;
+      ++stats.histogram[bin];
+      for (const auto& c : module->cases) {
+        auto [at, inserted] = case_index.emplace(c.name, stats.cases.size());
+        if (inserted) stats.cases.push_back({c.name, c.points, 0, 0});
+        CaseStatistics& cs = stats.cases[at->second];
+        ++cs.attempts;
+        if (c.earned == c.points && c.status == "passed") {
+          ++cs.passed;
+        } else {
+          failures[c.name + ": " + (c.message.empty() ? c.status : first_line(c.message))].insert(learner.id);
+        }
+      }
+    }
+    stats.learners = static_cast<int>(scores.size());
+    if (!scores.empty()) {
+      std::sort(scores.begin(), scores.end());
+      double sum = 0;
+      for (int s : scores) sum += s;
+      stats.mean = sum / scores.size();
+      const std::size_t mid = scores.size() / 2;
+      stats.median = scores.size() % 2 ? scores[mid] : (scores[mid - 1] + scores[mid]) / 2.0;
+      stats.min = scores.front();
+      stats.max = scores.back();
+    }
+    for (const auto& [message, learners] : failures) stats.common_failures.emplace_back(message, static_cast<int>(learners.size()));
+    std::stable_sort(stats.common_failures.begin(), stats.common_failures.end(),
+                     [](const auto& a, const auto& b) { return a.second > b.second; });
+    if (stats.common_failures.size() > top_failures) stats.common_failures.resize(top_failures);
+    all.push_back(std::move(stats));
+  }
+  return all;
+}
+
+void write_html_report(const GradingRun& run, const fs::path& dir) {
+  fs::create_directories(dir / "learners");
+  const auto stats = class_statistics(run);
+  std::ostringstream index;
+  int graded = 0;
+  for (const auto& learner : run.learners) graded += learner.graded ? 1 : 0;
+  index << "<!doctype html><html><head><meta charset=\"utf-8\"><title>Grades</title>" << kStyle << "</head><body>\n"
+        << "<h1>Class overview</h1>\n"
+        << fmt::format("<p>{} submissions, {} graded; prerequisites graded with {}; generated {}.</p>\n", run.learners.size(),
+                       graded, run.mode == "cumulative" ? "the learner's own code" : "the reference code", html(iso8601_now()));
+  index << "<h2>Score distribution per module</h2><div class=\"charts\">\n";
+  for (const auto& module : stats) {
+    index << "<div class=\"chart\"><b>" << html(module.number + " " + module.title) << "</b><br>"
+          << fmt::format("mean {:.1f}, median {:.1f} of {} ({} learners)<br>", module.mean, module.median, module.points,
+                         module.learners)
+          << histogram_svg(module) << "</div>\n";
+  }
+  index << "</div>\n<h2>Learners</h2>\n<table><tr><th>learner</th>";
+  for (const auto& module : run.modules) index << "<th>" << html(module.number) << "</th>";
+  index << "<th>total</th><th>status</th></tr>\n";
+  for (const auto& learner : run.learners) {
+    index << "<tr><td><a href=\"learners/" << html(page_name(learner.id)) << "\">" << html(learner.id) << "</a></td>";
+    for (const auto& module : learner.modules)
+      index << "<td" << (module.earned < module.possible ? " class=\"bad\"" : "") << ">" << module.earned << "</td>";
+    index << fmt::format("<td>{}/{}</td><td>{}</td></tr>\n", learner.earned(), learner.possible(), html(status_text(learner)));
+  }
+  index << "</table>\n<h2>Test cases</h2>\n";
+  for (const auto& module : stats) {
+    index << "<h3>" << html(module.number + " " + module.title) << "</h3><table><tr><th>case</th><th>points</th><th>pass rate</th></tr>\n";
+    for (const auto& c : module.cases)
+      index << fmt::format("<tr><td>{}</td><td>{}</td><td>{:.0f}% ({}/{})</td></tr>\n", html(c.name), c.points, 100 * c.pass_rate(),
+                           c.passed, c.attempts);
+    index << "</table>\n";
+    if (!module.common_failures.empty()) {
+      index << "<p>Most common failures:</p><ul>";
+      for (const auto& [message, count] : module.common_failures) index << "<li>" << html(message) << fmt::format(" ({} learners)</li>", count);
+      index << "</ul>\n";
+    }
+  }
+  index << "</body></html>\n";
+  write_file_atomically(dir / "index.html", index.str());
+
+  for (const auto& learner : run.learners) {
+    std::ostringstream page;
+    page << "<!doctype html><html><head><meta charset=\"utf-8\"><title>" << html(learner.id) << "</title>" << kStyle
+         << "</head><body>\n<p><a href=\"../index.html\">class overview</a></p><h1>" << html(learner.id) << "</h1>\n"
+         << fmt::format("<p>Submission <code>{}</code>: {}/{} points. {}</p>\n", html(learner.submission), learner.earned(),
+                        learner.possible(), html(status_text(learner)));
+    if (!learner.flags.empty()) {
+      page << "<h2>Flags</h2><ul>";
+      for (const auto& flag : learner.flags) page << "<li>" << html(flag) << "</li>";
+      page << "</ul>\n";
+    }
+    page << "<table><tr><th>module</th><th>score</th><th>status</th></tr>\n";
+    for (const auto& module : learner.modules)
+      page << fmt::format("<tr><td>{}</td><td>{}/{}</td><td>{}</td></tr>\n", html(module.number), module.earned, module.possible,
+                          html(module.status));
+    page << "</table>\n";
+    for (const auto& module : learner.modules) {
+      if (module.earned == module.possible || !learner.graded) continue;
+      page << "<h2>Module " << html(module.number) << ": " << html(module.status) << "</h2>\n";
+      if (module.status == "build failed") page << "<pre>" << html(module.note) << "</pre>\n";
+      page << "<table><tr><th>failing test</th><th>points</th><th>status</th><th>message</th></tr>\n";
+      for (const auto& c : module.cases)
+        if (c.earned < c.points || c.status != "passed")
+          page << fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td><pre>{}</pre></td></tr>\n", html(c.name), c.points,
+                              html(c.status), html(c.message));
+      page << "</table>\n";
+    }
+    page << "</body></html>\n";
+    write_file_atomically(dir / "learners" / page_name(learner.id), page.str());
+  }
+}
+
+void write_gradescope_results(const GradingRun& run, const fs::path& file) {
+  json results;
+  json tests = json::array();
+  if (run.learners.empty()) throw UserError("there is no submission to report to Gradescope", "tito grade SUBMISSION --gradescope FILE");
+  const LearnerGrade& learner = run.learners.front();
+  std::string output;
+  if (!learner.graded) output = "Your submission could not be graded: " + learner.reason + "\n";
+  for (const auto& flag : learner.flags) output += "Note: " + flag + "\n";
+  for (const auto& module : learner.modules) {
+    std::string title = module.number;
+    for (const auto& info : run.modules)
+      if (info.number == module.number) title += " " + info.title;
+    output += fmt::format("Module {}: {}/{} ({})\n", title, module.earned, module.possible, module.status);
+    if (module.status == "build failed") output += module.note + "\n";
+    if (!learner.graded) continue;
+    int index = 0;
+    for (const auto& c : module.cases) {
+      ++index;
+      tests.push_back({{"name", title + ": " + c.name}, {"number", fmt::format("{}.{}", module.number, index)},
+                       {"score", c.earned}, {"max_score", c.points}, {"status", c.earned == c.points && c.status == "passed" ? "passed" : "failed"},
+                       {"output", c.status == "passed" ? std::string() : c.status + (c.message.empty() ? "" : ": " + c.message)},
+                       {"visibility", "visible"}});
+    }
+  }
+  results["score"] = learner.earned();
+  results["max_score"] = learner.possible();
+  results["execution_time"] = static_cast<int>(std::lround(run.seconds));
+  results["output"] = output;
+  results["visibility"] = "visible";
+  results["stdout_visibility"] = "visible";
+  results["tests"] = tests;
+  if (file.has_parent_path()) fs::create_directories(file.parent_path());
+  write_file_atomically(file, results.dump(1) + "\n");
+}
+
+}  // namespace tito

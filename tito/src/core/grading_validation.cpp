@@ -1,0 +1,256 @@
+#include "core/grading_validation.h"
+
+#include <algorithm>
+#include <regex>
+
+#include <fmt/format.h>
+
+#include "core/errors.h"
+#include "core/files.h"
+#include "core/learner_files.h"
+#include "core/starter_generator.h"
+
+namespace tito {
+namespace fs = std::filesystem;
+namespace {
+
+// The source with comments and string/char literals blanked out (newlines kept), so that braces
+// can be counted.
+std::string code_only(const std::string& source) {
+  std::string code = source;
+  enum { Code, LineComment, BlockComment, String, Char } state = Code;
+  for (std::size_t i = 0; i < code.size(); ++i) {
+    const char c = code[i];
+    const char next = i + 1 < code.size() ? code[i + 1] : '\0';
+    switch (state) {
+      case Code:
+        if (c == '/' && next == '/') state = LineComment;
+        else if (c == '/' && next == '*') state = BlockComment;
+        else if (c == '"') state = String;
+        else if (c == '\'') state = Char;
+        else continue;
+        if (state == String || state == Char) continue;  // keep the quote itself
+        code[i] = ' ';
+        break;
+      case LineComment:
+        if (c == '\n') state = Code;
+        else code[i] = ' ';
+        break;
+      case BlockComment:
+        if (c == '*' && next == '/') {
+          code[i] = code[i + 1] = ' ';
+          ++i;
+          state = Code;
+        } else if (c != '\n') {
+          code[i] = ' ';
+        }
+        break;
+      case String:
+      case Char:
+        if (c == '\\' && next != '\0') {
+          code[i] = ' ';
+          if (next != '\n') code[i + 1] = ' ';
+          ++i;
+        } else if ((state == String && c == '"') || (state == Char && c == '\'')) {
+          state = Code;
+        } else if (c != '\n') {
+          code[i] = ' ';
+        }
+        break;
+    }
+  }
+  return code;
+}
+
+enum class Scope { Namespace, Type, Function };
+
+// What a '{' opens, from the text since the previous ';', '{' or '}'.
+Scope classify_brace(const std::string& header, const std::vector<Scope>& open) {
+  if (std::find(open.begin(), open.end(), Scope::Function) != open.end()) return Scope::Function;
+  static const std::regex namespace_like(R"(\b(namespace|extern)\b)");
+  static const std::regex type_like(R"(\b(class|struct|union|enum)\b)");
+  if (std::regex_search(header, namespace_like)) return Scope::Namespace;
+  if (header.find(')') != std::string::npos) return Scope::Function;
+  if (std::regex_search(header, type_like)) return Scope::Type;
+  return Scope::Type;  // a brace initialiser at namespace scope: not code a learner writes into
+}
+
+}  // namespace
+
+bool ModuleValidation::ok() const {
+  return std::all_of(checks.begin(), checks.end(), [](const ValidationCheck& c) { return c.ok || c.warning_only; });
+}
+
+std::vector<std::string> marker_problems(const std::string& source, const std::string& file_label) {
+  std::vector<SolutionRegion> regions;
+  try {
+    regions = scan_solution_regions(source, file_label);
+  } catch (const MarkerError& error) {
+    return {error.what()};
+  }
+  std::vector<std::string> problems;
+  const std::string code = code_only(source);
+  std::vector<Scope> open;
+  std::string header;
+  int line = 1;
+  std::size_t next_region = 0;
+  bool inside = false;
+  std::size_t depth_at_begin = 0;
+  bool in_function_at_begin = false, dipped = false;
+  auto at_line_start = [&] {
+    if (next_region >= regions.size()) return;
+    const SolutionRegion& region = regions[next_region];
+    if (!inside && line == region.begin_line) {
+      inside = true;
+      depth_at_begin = open.size();
+      in_function_at_begin = std::find(open.begin(), open.end(), Scope::Function) != open.end();
+      dipped = false;
+    } else if (inside && line == region.end_line) {
+      if (!in_function_at_begin)
+        problems.push_back(fmt::format("{}:{}: the region \"{}\" is not inside a function body; the starter would not compile",
+                                       file_label, region.begin_line, region.name));
+      else if (dipped || open.size() != depth_at_begin)
+        problems.push_back(fmt::format("{}:{}: the region \"{}\" does not keep its braces balanced (it must hold whole "
+                                       "statements of one function body)", file_label, region.begin_line, region.name));
+      inside = false;
+      ++next_region;
+    }
+  };
+  at_line_start();
+  for (char c : code) {
+    if (c == '\n') {
+      ++line;
+      header += ' ';
+      at_line_start();
+      continue;
+    }
+    if (c == '{') {
+      open.push_back(classify_brace(header, open));
+      header.clear();
+    } else if (c == '}') {
+      if (!open.empty()) open.pop_back();
+      if (inside && open.size() < depth_at_begin) dipped = true;
+      header.clear();
+    } else if (c == ';') {
+      header.clear();
+    } else {
+      header += c;
+    }
+  }
+  return problems;
+}
+
+std::vector<ModuleValidation> validate_modules(const Installation& installation, const Curriculum& curriculum,
+                                               const Toolchain& toolchain, const std::vector<const ModuleInfo*>& modules,
+                                               const fs::path& scratch_dir, int jobs, const ValidationProgress& progress) {
+  std::vector<ModuleValidation> results;
+  for (const ModuleInfo* module : modules) {
+    ModuleValidation validation{module->number, module->title, {}};
+    auto say = [&](const std::string& text) {
+      if (progress) progress(fmt::format("module {}: {}", module->number, text));
+    };
+
+    ValidationCheck markers{"markers", true, false, ""};
+    int regions = 0;
+    for (const auto& relative : module->learner_files) {
+      const fs::path file = installation.source_dir / relative;
+      if (!fs::is_regular_file(file)) {
+        markers.ok = false;
+        markers.detail += relative + " is missing\n";
+        continue;
+      }
+      const std::string source = read_file(file);
+      for (const auto& problem : marker_problems(source, relative)) {
+        markers.ok = false;
+        markers.detail += problem + "\n";
+      }
+      try {
+        const auto found = scan_solution_regions(source, relative);
+        regions += static_cast<int>(found.size());
+        if (found.empty()) markers.detail += relative + " has no solution region (the learner writes nothing in it)\n";
+      } catch (const MarkerError&) {
+      }
+    }
+    if (markers.ok) markers.detail = fmt::format("{} regions in {} files", regions, module->learner_files.size()) +
+                                     (markers.detail.empty() ? "" : "; " + markers.detail);
+    validation.checks.push_back(markers);
+
+    const auto declared = cases_declared_in(module->tests);
+    int declared_points = 0, unpointed = 0;
+    for (const auto& c : declared) {
+      declared_points += c.points;
+      if (c.points == 0) ++unpointed;
+    }
+    ValidationCheck points{"points", declared_points == module->points, false, ""};
+    points.detail = fmt::format("{} test cases worth {} points; curriculum.json says {}", declared.size(), declared_points,
+                                module->points);
+    if (unpointed > 0) points.detail += fmt::format(" ({} cases carry no [points=N] tag)", unpointed);
+    validation.checks.push_back(points);
+
+    const auto hints = curriculum.load_hints(*module);
+    std::vector<std::string> without_hint;
+    for (const auto& c : declared)
+      if (!hints.count(c.name)) without_hint.push_back(c.name);
+    validation.checks.push_back({"hints", without_hint.empty(), true,
+                                 without_hint.empty() ? "every test case has a hint"
+                                                      : fmt::format("no hint for: {}", fmt::join(without_hint, "; "))});
+
+    if (!markers.ok) {
+      results.push_back(validation);
+      continue;  // no starter can be generated from broken markers
+    }
+    const fs::path dir = scratch_dir / module->folder();
+    say("compiling its tests");
+    TestObjects objects = build_test_objects(toolchain, module->tests, dir / "tests", jobs);
+    if (!objects.ok) {
+      validation.checks.push_back({"tests compile", false, false, objects.build_log});
+      results.push_back(validation);
+      continue;
+    }
+    for (FileFlavour flavour : {FileFlavour::Starter, FileFlavour::Reference}) {
+      const bool starter = flavour == FileFlavour::Starter;
+      const fs::path files_dir = dir / (starter ? "starter" : "reference");
+      fs::remove_all(files_dir);
+      write_module_files(files_dir, generate_module_files(installation, *module, flavour));
+      ModuleTestRequest request;
+      request.module = module->number;
+      request.learner_dirs[module->number] = files_dir;
+      request.test_sources = module->tests;
+      request.prebuilt_test_objects = objects.objects;
+      request.build_dir = dir / (starter ? "starter-build" : "reference-build");
+      request.time_limit_s = module->time_limit_s;
+      request.memory_limit_mb = module->memory_limit_mb;
+      request.build_jobs = jobs;
+      say(starter ? "building and running the starter" : "building and running the reference");
+      const TestReport report = run_module_tests(toolchain, request);
+      ValidationCheck check{starter ? "starter fails" : "reference passes", false, false, ""};
+      if (!report.build_ok) {
+        check.detail = (starter ? "the starter does not compile:\n" : "the reference does not compile:\n") + report.build_log;
+      } else if (starter) {
+        std::vector<std::string> unclean;
+        for (const auto& c : report.cases)
+          if (c.status != CaseStatus::NotImplemented && c.status != CaseStatus::Failed && c.status != CaseStatus::Errored)
+            unclean.push_back(fmt::format("{} ({})", c.name, to_string(c.status)));
+        check.ok = report.points_earned() == 0 && unclean.empty() && !report.cases.empty();
+        check.detail = fmt::format("{}/{} points", report.points_earned(), report.points_possible());
+        if (!unclean.empty()) check.detail += fmt::format("; did not fail cleanly: {}", fmt::join(unclean, "; "));
+        if (report.points_earned() > 0) {
+          for (const auto& c : report.cases)
+            if (c.passed()) check.detail += fmt::format("; '{}' passes on the starter", c.name);
+        }
+      } else {
+        std::vector<std::string> failing;
+        for (const auto& c : report.cases)
+          if (!c.passed()) failing.push_back(fmt::format("{} ({}: {})", c.name, to_string(c.status), c.detail.substr(0, 200)));
+        check.ok = report.all_passed() && report.points_earned() == module->points;
+        check.detail = fmt::format("{}/{} points", report.points_earned(), module->points);
+        if (!failing.empty()) check.detail += fmt::format("; failing: {}", fmt::join(failing, "; "));
+      }
+      validation.checks.push_back(check);
+    }
+    results.push_back(validation);
+  }
+  return results;
+}
+
+}  // namespace tito

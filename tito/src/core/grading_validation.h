@@ -1,0 +1,42 @@
+#pragma once
+// `tito instructor validate`: can every available module be graded? For each one: its solution
+// markers are well formed and sit inside function bodies, the points in its tests add up to the
+// total in curriculum.json, the generated starter compiles and scores 0 without crashing, and the
+// reference scores full points. Uses the same build and sandbox path as `tito grade`.
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/curriculum.h"
+#include "core/installation.h"
+#include "run/module_test_runner.h"
+
+namespace tito {
+
+struct ValidationCheck {
+  std::string name;     // "markers", "points", "starter fails", "reference passes", "hints"
+  bool ok = false;
+  bool warning_only = false;  // reported but does not fail validation
+  std::string detail;
+};
+
+struct ModuleValidation {
+  std::string number, title;
+  std::vector<ValidationCheck> checks;
+  bool ok() const;
+};
+
+// Problems with the solution markers of one learner file ("file:line: ..."): the starter
+// generator's own errors (unterminated, nested, END without BEGIN, missing attributes), and any
+// region that is not inside a function body or leaves its braces unbalanced.
+std::vector<std::string> marker_problems(const std::string& source, const std::string& file_label);
+
+using ValidationProgress = std::function<void(const std::string& line)>;
+
+std::vector<ModuleValidation> validate_modules(const Installation& installation, const Curriculum& curriculum,
+                                               const Toolchain& toolchain, const std::vector<const ModuleInfo*>& modules,
+                                               const std::filesystem::path& scratch_dir, int jobs,
+                                               const ValidationProgress& progress = {});
+
+}  // namespace tito
