@@ -406,3 +406,21 @@ TEST_CASE("an op without a backward rule says so at backward time", "[autograd]"
   CHECK(node_name(out) == "NotImplemented");
   CHECK_THROWS_WITH(out.sum().backward(), "the derivative for 'mystery_op' is not implemented.");
 }
+
+TEST_CASE("a parameter's gradient has the parameter's layout even when backward produces a transposed one",
+          "[autograd]") {
+  // Linear computes x.matmul(W.t()), so W's gradient arrives as the transpose of a contiguous
+  // product. LibTorch's AccumulateGrad stores it in W's own (contiguous) layout; zero_(),
+  // accumulation and the optimizers then work on plain memory.
+  torch::manual_seed(8);
+  auto w = torch::randn({5, 3}, torch::requires_grad());
+  const auto x = torch::randn({4, 3});
+  x.matmul(w.t()).sum().backward();
+  REQUIRE(w.grad().is_contiguous());
+  const auto first = w.grad().clone();
+  x.matmul(w.t()).sum().backward();  // accumulates a transposed gradient into the contiguous one
+  REQUIRE(w.grad().is_contiguous());
+  REQUIRE(w.grad().allclose(first * 2));
+  // The values: d(sum(x W^T))/dW = ones(4, 5)^T x.
+  REQUIRE(first.allclose(torch::ones({4, 5}).t().matmul(x)));
+}

@@ -56,3 +56,106 @@ TEST_CASE("copy_ between contiguous tensors, same and different dtypes", "[eleme
   into_view.t().copy_(source);  // strided destination: the general loop
   REQUIRE(test_helpers::values(into_view.t()) == test_helpers::values(source));
 }
+
+// The other contiguous fast paths (arithmetic.cpp, compare.cpp, reduce.cpp, copy.cpp): each result
+// equals the same op computed by the general loops on strided copies of the same values.
+namespace {
+// The same values, laid out transposed in memory: not contiguous, so every op takes the general loop.
+torch::Tensor strided_copy(const torch::Tensor& t) { return t.transpose(-1, -2).contiguous().transpose(-1, -2); }
+
+void expect_same(const torch::Tensor& fast, const torch::Tensor& general) {
+  REQUIRE(fast.sizes().vec() == general.sizes().vec());
+  REQUIRE(fast.scalar_type() == general.scalar_type());
+  REQUIRE(test_helpers::values(fast) == test_helpers::values(general));
+}
+}  // namespace
+
+TEST_CASE("a row or a column broadcast over a large batch equals the general loop", "[elementwise]") {
+  torch::manual_seed(4);
+  for (auto dtype : {torch::kFloat, torch::kDouble}) {
+    const auto batch = torch::randn({3, 37, 41}, dtype);  // 4551 elements, 41 not a vector width
+    const auto batch_strided = strided_copy(batch);
+    REQUIRE_FALSE(batch_strided.is_contiguous());
+    const auto row = torch::randn({41}, dtype).abs() + 0.5;          // a bias
+    const auto row_3d = torch::randn({1, 1, 41}, dtype).abs() + 0.5;  // with leading 1s
+    const auto column = torch::randn({3, 37, 1}, dtype).abs() + 0.5;  // softmax's row sums
+    expect_same(batch + row, batch_strided + row);
+    expect_same(row - batch, row - batch_strided);
+    expect_same(batch * row_3d, batch_strided * row_3d);
+    expect_same(batch / column, batch_strided / column);
+    expect_same(column - batch, column - batch_strided);
+    expect_same(batch.add(row, 0.5), batch_strided.add(row, 0.5));
+  }
+  // A column whose leading sizes differ is a broadcast the general loop handles.
+  const auto batch = torch::randn({4, 37, 41});
+  const auto column = torch::randn({1, 37, 1});
+  expect_same(batch + column, strided_copy(batch) + column);
+}
+
+TEST_CASE("in-place updates with contiguous, transposed and one-element operands equal the general path",
+          "[elementwise]") {
+  torch::manual_seed(5);
+  const auto start = torch::randn({30, 20});
+  const auto operand = torch::randn({20, 30}).t();  // transposed, as a Linear weight's gradient arrives
+  REQUIRE_FALSE(operand.is_contiguous());
+  // The general path, forced by a strided destination.
+  auto general = strided_copy(start);
+  general.add_(operand, -0.1);
+  general.mul_(torch::tensor(0.9));
+  general.sub_(operand.contiguous(), 2);
+  general.div_(operand.abs() + 1);
+  auto fast = start.clone();
+  fast.add_(operand, -0.1);
+  fast.mul_(torch::tensor(0.9));
+  fast.sub_(operand.contiguous(), 2);
+  fast.div_(operand.abs() + 1);
+  expect_same(fast, general);
+  // Aliasing: x += x reads each element before writing it.
+  auto doubled = start.clone();
+  doubled.add_(doubled);
+  expect_same(doubled, start * 2);
+}
+
+TEST_CASE("comparisons on large tensors equal the general loop", "[elementwise]") {
+  torch::manual_seed(6);
+  const auto a = torch::randn({37, 41});
+  const auto b = torch::randn({37, 41});
+  const auto a_strided = strided_copy(a);
+  expect_same(a.gt(0), a_strided.gt(0));
+  expect_same(a.le(b), a_strided.le(b));
+  expect_same(a == a, a_strided == a_strided);
+  expect_same(a.ne(b), a_strided.ne(b));
+}
+
+TEST_CASE("sum over leading or trailing dims of a large tensor equals the general loop exactly", "[reductions]") {
+  torch::manual_seed(7);
+  for (auto dtype : {torch::kFloat, torch::kDouble}) {
+    const auto t = torch::randn({5, 37, 41}, dtype);
+    const auto t_strided = strided_copy(t);
+    for (bool keepdim : {false, true}) {
+      expect_same(t.sum({0}, keepdim), t_strided.sum({0}, keepdim));        // a bias gradient
+      expect_same(t.sum({0, 1}, keepdim), t_strided.sum({0, 1}, keepdim));
+      expect_same(t.sum({-1}, keepdim), t_strided.sum({-1}, keepdim));      // softmax's row sums
+      expect_same(t.sum({1, 2}, keepdim), t_strided.sum({1, 2}, keepdim));
+      expect_same(t.sum({1}, keepdim), t_strided.sum({1}, keepdim));        // a middle dim: general loop
+    }
+    expect_same(t.sum(), t_strided.sum());
+  }
+}
+
+TEST_CASE("fill_ and zeros write every element exactly in every dtype", "[elementwise]") {
+  auto floats = torch::empty({17, 19});
+  floats.fill_(2.5);
+  REQUIRE(test_helpers::values(floats) == std::vector<double>(17 * 19, 2.5));
+  auto longs = torch::empty({300}, torch::kLong);
+  longs.fill_(int64_t{9007199254740993});  // 2^53 + 1: not a double
+  REQUIRE(longs[299].item<int64_t>() == 9007199254740993);
+  auto flags = torch::empty({5}, torch::kBool);
+  flags.fill_(true);
+  REQUIRE(flags.all().item<bool>());
+  auto view = torch::ones({6, 4}).t();
+  view.fill_(3);  // strided
+  REQUIRE(test_helpers::values(view) == std::vector<double>(24, 3.0));
+  REQUIRE(torch::zeros({3, 3}, torch::kLong).sum().item<int64_t>() == 0);
+  REQUIRE(torch::full({2}, int64_t{9007199254740993}, torch::kLong)[1].item<int64_t>() == 9007199254740993);
+}

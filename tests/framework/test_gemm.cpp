@@ -18,12 +18,18 @@ struct Shape {
   int64_t m, n, k;
 };
 
-// Ragged against every blocking in gemm.cpp: tiles 12x32 / 6x16 / 4x8, KC 256, MC 120-144, NC 2048.
+// Ragged against every blocking in gemm.cpp: tiles 12x32 / 6x16 / 4x8, KC 256, MC 120-144, NC 2048,
+// and the unpacked small-product path (at most kSmallGemmMaxMultiplyAdds; 32 / 8 / 1 columns at a
+// time, 8-float dot products with 4 columns at a time and a scalar tail).
 const std::vector<Shape> kRaggedShapes = {
     {1, 1, 1},     {1, 37, 5},    {37, 1, 5},     {1, 1, 300},   {13, 17, 19},  {12, 32, 256}, {25, 65, 257},
     {6, 16, 7},    {7, 15, 1},    {145, 33, 300}, {300, 1, 300}, {1, 300, 513}, {50, 2100, 3}, {0, 5, 3},
-    {5, 0, 3},     {4, 3, 0},     {97, 97, 97},
+    {5, 0, 3},     {4, 3, 0},     {97, 97, 97},   {9, 45, 23},   {33, 70, 40},  {32, 10, 32},  {64, 32, 32},
 };
+static_assert(9 * 45 * 23 <= torch::cpublas::kSmallGemmMaxMultiplyAdds &&
+                  33 * 70 * 40 <= torch::cpublas::kSmallGemmMaxMultiplyAdds &&
+                  97 * 97 * 97 > torch::cpublas::kSmallGemmMaxMultiplyAdds,
+              "the shapes must exercise both the small and the packed path");
 
 // Values with a non-trivial fractional part, so that a wrong index shows in the sum.
 template <typename T>

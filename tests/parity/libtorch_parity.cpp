@@ -94,6 +94,35 @@ static void show_gradients() {
   try { torch::ones({2}).sum().backward(); } catch (const std::exception& e) { std::cout << "## no grad\n" << first_line(e) << "\n"; }
 }
 
+// Convolution: a strided, padded, dilated conv2d in double (exact small numbers), its gradients,
+// the module's printing and shapes, and the channel-mismatch error. 4-D results are printed as 3-D
+// (N C, H, W): tinytorch prints the slices of a 4-D tensor in another order than LibTorch.
+static void show_convolution() {
+  auto as_3d = [](const torch::Tensor& t) { return t.reshape({-1, t.size(-2), t.size(-1)}); };
+  auto x = (torch::arange(2 * 2 * 5 * 4, torch::kDouble).reshape({2, 2, 5, 4}) * 0.25 - 5).requires_grad_();
+  auto w = (torch::arange(3 * 2 * 3 * 2, torch::kDouble).reshape({3, 2, 3, 2}) * 0.5 - 4).requires_grad_();
+  auto b = torch::tensor({0.5, -1.0, 0.25}, torch::TensorOptions().dtype(torch::kDouble).requires_grad(true));
+  auto y = torch::conv2d(x, w, b, {2, 1}, 1, {1, 2});
+  show("conv2d", as_3d(y));
+  std::cout << "## conv2d grad_fn\n" << y.grad_fn()->name() << "\n";
+  auto upstream = torch::arange(y.numel(), torch::kDouble).reshape(y.sizes()) * 0.5 - 3;
+  (y * upstream).sum().backward();
+  show("conv2d grad input", as_3d(x.grad()));
+  show("conv2d grad weight", as_3d(w.grad()));
+  show("conv2d grad bias", b.grad());
+  namespace F = torch::nn::functional;
+  show("conv2d functional no bias", F::conv2d(x.detach()[0], w.detach(), F::Conv2dFuncOptions().padding(1)));
+  torch::nn::Conv2d conv(torch::nn::Conv2dOptions(1, 8, 3).padding(1));
+  std::cout << "## conv2d module\n" << *conv << " " << conv->weight.sizes() << " " << conv->bias.sizes() << " "
+            << conv(torch::ones({32, 1, 8, 8})).sizes() << "\n";
+  std::cout << "## conv2d module options\n"
+            << *torch::nn::Conv2d(torch::nn::Conv2dOptions(2, 4, {3, 2}).stride(2).dilation({1, 2}).groups(2).bias(false))
+            << "\n";
+  auto first_line = [](const std::exception& e) { std::string s = e.what(); return s.substr(0, s.find('\n')); };
+  try { torch::conv2d(torch::ones({32, 3, 8, 8}), conv->weight, {}, 1, 1); } catch (const std::exception& e) { std::cout << "## conv2d channels error\n" << first_line(e) << "\n"; }
+  try { torch::conv2d(torch::ones({1, 1, 2, 2}), conv->weight); } catch (const std::exception& e) { std::cout << "## conv2d kernel error\n" << first_line(e) << "\n"; }
+}
+
 int main() {
   // Factories and dtype inference.
   show("tensor floats", torch::tensor({{1.5, 2.0}, {3.0, 4.0}}));
@@ -203,5 +232,6 @@ int main() {
   try { torch::ones({2, 3}).item<float>(); } catch (const std::exception& e) { std::cout << "## item error\n" << first_line(e) << "\n"; }
   show_optimizers();
   show_gradients();
+  show_convolution();
   return 0;
 }

@@ -34,6 +34,7 @@ namespace tinytorch {
 //   view/reshape/expand: sizes (the input's sizes are on the input)
 //   transpose: dim, dim1       permute: dims      select: dim, index      unsqueeze/squeeze: dim
 //   narrow: dim, start, length slice: dim, start, end, step
+//   convolution: sizes = {stride h, w, padding h, w, dilation h, w}, dim = groups
 // The IntArrayRefs point into the caller's locals: copy them if you keep them.
 struct OpAttributes {
   IntArrayRef dims;

@@ -42,6 +42,12 @@ std::string float_kernel();
 // Throws for a kernel this CPU cannot run.
 void set_float_kernel(const std::string& name);
 
+// Float products with at most this many multiply-adds (m * n * k) skip packing and read A and B in
+// place (when B's rows or columns are contiguous): the layers of small models, where packing and
+// ragged tiles cost more than the arithmetic. Check with `scripts/bench --case matmul_64
+// --case mlp_64_32_10` when changing it.
+constexpr int64_t kSmallGemmMaxMultiplyAdds = int64_t{1} << 17;
+
 // Products with fewer multiply-adds (m * n * k) than this run on one thread. 2^22 multiply-adds take
 // about 25 us on one core at 170 GFLOP/s, several times what waking a sleeping worker costs (5-20 us
 // on Linux), so a second thread can only pay off above it. Check with

@@ -6,6 +6,7 @@
 #include "tinytorch/nn/init.h"
 #include "tinytorch/nn/module.h"
 #include "tinytorch/nn/modules/container/sequential.h"
+#include "tinytorch/nn/modules/conv.h"
 #include "tinytorch/nn/modules/dropout.h"
 #include "tinytorch/nn/modules/flatten.h"
 #include "tinytorch/nn/modules/linear.h"

@@ -102,6 +102,15 @@ void check_no_internal_overlap(const Tensor& t) {
 }
 }  // namespace detail
 
+void detail::fill_contiguous_with(const Tensor& t, const Scalar& value) {
+  TT_DISPATCH_ALL_TYPES(t.scalar_type(), "fill_", [&] {
+    const scalar_t converted = value.isIntegral(true) ? static_cast<scalar_t>(value.toLong())
+                                                      : static_cast<scalar_t>(value.toDouble());
+    scalar_t* data = static_cast<scalar_t*>(t.data_ptr());
+    std::fill(data, data + t.numel(), converted);
+  });
+}
+
 void detail::copy_into(const Tensor& dst, const Tensor& src) {
   if (dst.numel() > 0) copy_same_shape(dst, src);
 }
@@ -175,7 +184,11 @@ Tensor Tensor::to(ScalarType dtype, bool /*non_blocking*/, bool copy) const {
 
 Tensor& Tensor::fill_(const Scalar& value) {
   detail::check_no_internal_overlap(*this);
-  if (numel() > 0) copy_same_shape(*this, detail::broadcast_view(scalar_tensor(value, options()), sizes()));
+  if (is_contiguous()) {
+    detail::fill_contiguous_with(*this, value);
+  } else if (numel() > 0) {
+    copy_same_shape(*this, detail::broadcast_view(scalar_tensor(value, options()), sizes()));
+  }
   OpAttributes attributes;
   attributes.alpha = value;
   record_op("fill_", {*this}, {*this}, attributes);

@@ -58,13 +58,7 @@ Tensor empty(IntArrayRef size, TensorOptions options) {
 Tensor full(IntArrayRef size, const Scalar& fill_value, TensorOptions options) {
   if (!options.has_dtype()) options = options.dtype(dtype_of(fill_value));
   Tensor t = empty(size, options.requires_grad(false));
-  fill_contiguous(t, [&](int64_t) { return fill_value.toDouble(); });
-  if (fill_value.isIntegral(true)) {  // keep int64 values exact (a double has 53 bits)
-    TT_DISPATCH_ALL_TYPES(t.scalar_type(), "full", [&] {
-      scalar_t* data = static_cast<scalar_t*>(t.data_ptr());
-      for (int64_t i = 0; i < t.numel(); ++i) data[i] = static_cast<scalar_t>(fill_value.toLong());
-    });
-  }
+  detail::fill_contiguous_with(t, fill_value);
   return finish(t, options);
 }
 

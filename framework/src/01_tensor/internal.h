@@ -6,6 +6,11 @@
 namespace tinytorch {
 namespace detail {
 
+// Below this many elements the learner's general loops (elementwise.cpp, reductions.cpp) do every
+// op; above it the given code takes plain loops for the contiguous floating cases of a training
+// step. Module 01's tests stay below it, so they always exercise the learner's code.
+constexpr int64_t kFastElementwiseMinNumel = 256;
+
 // Refuses in-place writes into tensors whose elements share memory (expand()ed views).
 void check_no_internal_overlap(const Tensor& t);
 
@@ -15,6 +20,10 @@ Tensor broadcast_view(const Tensor& t, IntArrayRef sizes);
 
 // `value` as a 0-dim tensor marked as a wrapped number (Bool, Long or Double), for `t + 2`.
 Tensor wrapped_scalar(const Scalar& value);
+
+// Every element of the contiguous tensor `t` set to `value` converted to t's dtype (integers
+// exactly, not through a double). Records nothing.
+void fill_contiguous_with(const Tensor& t, const Scalar& value);
 
 // dst[i] = src[i] for same-shaped tensors of any dtypes and strides. Records nothing.
 void copy_into(const Tensor& dst, const Tensor& src);

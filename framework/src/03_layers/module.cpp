@@ -154,6 +154,21 @@ void Module::train(bool on) {
   is_training_ = on;
 }
 
+void Module::zero_grad(bool set_to_none) {
+  if (autograd_layer() == nullptr) return;  // before module 06 no tensor has a gradient
+  for (auto& child : children_) child.value()->zero_grad(set_to_none);
+  for (auto& parameter : parameters_) {
+    if (!parameter.value().defined() || !parameter.value().grad().defined()) continue;
+    Tensor& grad = parameter.value().mutable_grad();
+    if (set_to_none) {
+      grad = Tensor();
+    } else {
+      NoGradGuard no_grad;
+      grad.zero_();
+    }
+  }
+}
+
 // ---- Printing ----
 
 void Module::pretty_print(std::ostream& stream) const { stream << name(); }

@@ -128,6 +128,23 @@ void expect_number(uint32_t found, uint32_t expected, const std::string& path, c
            meaning, ")");
 }
 
+// The first two header integers of an image or a label file: its magic number (with a hint when
+// it is the other kind's) and the item count.
+int64_t read_magic_and_count(IdxReader& reader, const std::string& path, bool images) {
+  const std::string header = images ? "a 16-byte IDX header" : "an 8-byte IDX header";
+  const uint32_t expected = images ? MNIST::kImageMagicNumber : MNIST::kTargetMagicNumber;
+  const uint32_t other = images ? MNIST::kTargetMagicNumber : MNIST::kImageMagicNumber;
+  const char* kind = images ? "image" : "label";
+  const uint32_t magic = reader.read_uint32(header);
+  TT_CHECK(magic == expected, "Expected to read number ", expected, " but found ", magic, " instead, in ", path,
+           " (the magic number of an IDX ", kind, " file; ",
+           magic == other ? tinytorch::detail::str(other, " means ", images ? "a label" : "an image",
+                                                   " file: are the file names swapped?")
+                          : tinytorch::detail::str("this is not an IDX ", kind, " file"),
+           ")");
+  return reader.read_uint32(header);
+}
+
 struct Images {
   Tensor pixels;  // [count, 1, 28, 28] float32 in [0, 1]
   std::string path;
@@ -136,14 +153,7 @@ struct Images {
 Images read_images(const std::string& root, bool train) {
   const std::string path = existing_file(root, train ? kTrainImagesFilename : kTestImagesFilename, "images");
   IdxReader reader(path, "images");
-  const std::string header = "a 16-byte IDX header";
-  const uint32_t magic = reader.read_uint32(header);
-  TT_CHECK(magic == MNIST::kImageMagicNumber, "Expected to read number ", MNIST::kImageMagicNumber, " but found ",
-           magic, " instead, in ", path, " (the magic number of an IDX image file; ",
-           magic == MNIST::kTargetMagicNumber ? "2049 means a label file: are the file names swapped?"
-                                              : "this is not an IDX image file",
-           ")");
-  const int64_t count = reader.read_uint32(header);
+  const int64_t count = read_magic_and_count(reader, path, /*images=*/true);
   const std::string total = tinytorch::detail::str("16 + ", count, " x 784 = ", 16 + count * kImagePixels,
                                                    " bytes (its header announces ", count, " images of 28x28)");
   expect_number(reader.read_uint32(total), MNIST::kImageRows, path, "rows per image");
@@ -160,14 +170,7 @@ Images read_images(const std::string& root, bool train) {
 Tensor read_targets(const std::string& root, bool train, const Images& images) {
   const std::string path = existing_file(root, train ? kTrainTargetsFilename : kTestTargetsFilename, "targets");
   IdxReader reader(path, "targets");
-  const std::string header = "an 8-byte IDX header";
-  const uint32_t magic = reader.read_uint32(header);
-  TT_CHECK(magic == MNIST::kTargetMagicNumber, "Expected to read number ", MNIST::kTargetMagicNumber, " but found ",
-           magic, " instead, in ", path, " (the magic number of an IDX label file; ",
-           magic == MNIST::kImageMagicNumber ? "2051 means an image file: are the file names swapped?"
-                                             : "this is not an IDX label file",
-           ")");
-  const int64_t count = reader.read_uint32(header);
+  const int64_t count = read_magic_and_count(reader, path, /*images=*/false);
   const int64_t image_count = images.pixels.size(0);
   TT_CHECK(count == image_count, "MNIST: ", images.path, " holds ", image_count, " images but ", path, " holds ", count,
            " labels; they must match one to one. Fix: take both files from the same release of the dataset");

@@ -33,7 +33,7 @@ struct NotImplementedBackward : public Node {
 enum class Op {
   Add, Sub, Mul, Div, Pow, Neg, Exp, Log, Sqrt, Abs, Clamp, Mm, Bmm, Sum, Mean, Max, Min, View, Squeeze,
   Unsqueeze, Transpose, Permute, Expand, Select, Slice, Clone, Contiguous, To, Copy, Fill, Relu, Sigmoid,
-  Tanh, Gelu, Softmax, LogSoftmax, NllLoss, BinaryCrossEntropy, Unknown
+  Tanh, Gelu, Softmax, LogSoftmax, NllLoss, BinaryCrossEntropy, Convolution, Unknown
 };
 
 struct OpName {
@@ -52,7 +52,7 @@ constexpr OpName kOps[] = {
     {"contiguous", Op::Contiguous}, {"to", Op::To}, {"copy", Op::Copy}, {"fill", Op::Fill},
     {"relu", Op::Relu}, {"sigmoid", Op::Sigmoid}, {"tanh", Op::Tanh}, {"gelu", Op::Gelu},
     {"softmax", Op::Softmax}, {"log_softmax", Op::LogSoftmax}, {"nll_loss", Op::NllLoss},
-    {"binary_cross_entropy", Op::BinaryCrossEntropy},
+    {"binary_cross_entropy", Op::BinaryCrossEntropy}, {"convolution", Op::Convolution},
 };
 
 Op op_of(const char* name, size_t length) {
@@ -285,6 +285,15 @@ std::shared_ptr<Node> build_node(Op kind, bool in_place, const OpRecord& op, con
         n.target_ = saved_input(op, 1);
         n.weight_ = saved_input(op, 2);
         n.reduction = a.dim;
+      });
+    case Op::Convolution:  // sizes = {stride, padding, dilation}, dim = groups (module 09's conv2d)
+      return connect<ConvolutionBackward0>(op, [&](ConvolutionBackward0& n) {
+        n.input_ = saved_input(op, 0);
+        n.weight_ = saved_input(op, 1);
+        n.stride = {a.sizes[0], a.sizes[1]};
+        n.padding = {a.sizes[2], a.sizes[3]};
+        n.dilation = {a.sizes[4], a.sizes[5]};
+        n.groups = a.dim;
       });
     case Op::Unknown: break;
   }

@@ -110,11 +110,15 @@ variable_list AccumulateGrad::apply(variable_list&& grads) {
   if (GradMode::is_enabled()) {  // create_graph: the gradient keeps its own graph
     meta.grad = meta.grad.defined() ? meta.grad + new_grad : new_grad;
   } else if (!meta.grad.defined()) {
-    // Keep the tensor itself when nobody else can see it; otherwise a private contiguous copy,
-    // so that later in-place updates (grad.zero_(), accumulation) touch only this gradient.
+    // Keep the tensor itself when nobody else can see it and it has the parameter's layout;
+    // otherwise a private copy laid out like the parameter (LibTorch's gradient layout contract:
+    // a transposed weight's gradient arrives transposed, but optimizers and zero_() then see the
+    // parameter's own plain memory order), so that later in-place updates touch only this gradient.
     const bool private_buffer = new_grad.use_count() == 1 && new_grad.storage().use_count() == 1 &&
                                 new_grad.is_contiguous() && meta_of(new_grad) == nullptr;
-    meta.grad = private_buffer ? new_grad : new_grad.clone();
+    const bool parameter_layout = new_grad.strides().equals(variable_.strides());
+    meta.grad = private_buffer && parameter_layout ? new_grad
+                                                   : empty_like(variable_, new_grad.options()).copy_(new_grad);
   } else {
     meta.grad.add_(new_grad);
   }

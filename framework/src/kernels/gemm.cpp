@@ -129,6 +129,93 @@ __attribute__((target("avx2,fma"))) void micro_kernel_avx2(int64_t kc, const flo
     _mm256_storeu_ps(c_i + 8, right[i]);
   }
 }
+
+// ---- Small products: no packing ----
+// Below a few hundred thousand multiply-adds (the layers of a small MLP) packing and the ragged
+// edges of MR x NR tiles cost more than the multiply. These loops read A and B in place:
+//   B rows contiguous (b_cs == 1): each row of C is a sum of rows of B scaled by A's elements, built
+//     32 columns at a time in 4 ymm accumulators;
+//   B columns contiguous (b_rs == 1, B = W.t() as in Linear's forward) and A rows contiguous: each
+//     element of C is a dot product of two contiguous rows, 8 lanes at a time.
+// Returns false for any other layout, which then takes the packed path.
+__attribute__((target("avx2,fma"))) inline float horizontal_sum(__m256 lanes) {
+  __m128 half = _mm_add_ps(_mm256_castps256_ps128(lanes), _mm256_extractf128_ps(lanes, 1));
+  half = _mm_add_ps(half, _mm_movehl_ps(half, half));
+  half = _mm_add_ss(half, _mm_movehdup_ps(half));
+  return _mm_cvtss_f32(half);
+}
+
+__attribute__((target("avx2,fma"))) bool small_gemm_avx2(int64_t m, int64_t n, int64_t k, const float* a,
+                                                          int64_t a_rs, int64_t a_cs, const float* b, int64_t b_rs,
+                                                          int64_t b_cs, float* c, int64_t ldc) {
+  if (b_cs == 1) {
+    for (int64_t i = 0; i < m; ++i) {
+      const float* a_i = a + i * a_rs;
+      float* c_i = c + i * ldc;
+      int64_t j = 0;
+      for (; j + 32 <= n; j += 32) {
+        __m256 sums[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
+        for (int64_t p = 0; p < k; ++p) {
+          const __m256 a_ip = _mm256_set1_ps(a_i[p * a_cs]);
+          const float* b_p = b + p * b_rs + j;
+#pragma GCC unroll 4
+          for (int q = 0; q < 4; ++q) sums[q] = _mm256_fmadd_ps(a_ip, _mm256_loadu_ps(b_p + 8 * q), sums[q]);
+        }
+#pragma GCC unroll 4
+        for (int q = 0; q < 4; ++q) _mm256_storeu_ps(c_i + j + 8 * q, sums[q]);
+      }
+      for (; j + 8 <= n; j += 8) {
+        __m256 sum = _mm256_setzero_ps();
+        for (int64_t p = 0; p < k; ++p) {
+          sum = _mm256_fmadd_ps(_mm256_set1_ps(a_i[p * a_cs]), _mm256_loadu_ps(b + p * b_rs + j), sum);
+        }
+        _mm256_storeu_ps(c_i + j, sum);
+      }
+      for (; j < n; ++j) {
+        float sum = 0;
+        for (int64_t p = 0; p < k; ++p) sum += a_i[p * a_cs] * b[p * b_rs + j];
+        c_i[j] = sum;
+      }
+    }
+    return true;
+  }
+  if (b_rs == 1 && a_cs == 1) {
+    // Four columns of C at a time, so that each load of A's row feeds four products.
+    const int64_t k_vector = k / 8 * 8;
+    for (int64_t i = 0; i < m; ++i) {
+      const float* a_i = a + i * a_rs;
+      float* c_i = c + i * ldc;
+      int64_t j = 0;
+      for (; j + 4 <= n; j += 4) {
+        const float* b_j = b + j * b_cs;
+        __m256 lanes[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
+        for (int64_t p = 0; p < k_vector; p += 8) {
+          const __m256 a_p = _mm256_loadu_ps(a_i + p);
+#pragma GCC unroll 4
+          for (int q = 0; q < 4; ++q) lanes[q] = _mm256_fmadd_ps(a_p, _mm256_loadu_ps(b_j + q * b_cs + p), lanes[q]);
+        }
+#pragma GCC unroll 4
+        for (int q = 0; q < 4; ++q) {
+          float sum = horizontal_sum(lanes[q]);
+          for (int64_t p = k_vector; p < k; ++p) sum += a_i[p] * b_j[q * b_cs + p];
+          c_i[j + q] = sum;
+        }
+      }
+      for (; j < n; ++j) {
+        const float* b_j = b + j * b_cs;
+        __m256 lanes = _mm256_setzero_ps();
+        for (int64_t p = 0; p < k_vector; p += 8) {
+          lanes = _mm256_fmadd_ps(_mm256_loadu_ps(a_i + p), _mm256_loadu_ps(b_j + p), lanes);
+        }
+        float sum = horizontal_sum(lanes);
+        for (int64_t p = k_vector; p < k; ++p) sum += a_i[p] * b_j[p];
+        c_i[j] = sum;
+      }
+    }
+    return true;
+  }
+  return false;
+}
 #endif
 
 // A micro-kernel with its tile shape and the cache blocking that suits it.
@@ -191,36 +278,37 @@ T* scratch(int slot, int64_t elements) {
 }
 constexpr int kPackA = 0, kPackB = 1;
 
-// A[row0 : row0+rows, col0 : col0+depth] -> panels of MR rows, each stored k-major (MR values per k).
+// One packed panel: `valid` lanes (rows of A, or columns of B) of `depth` values each, stored
+// k-major and zero-padded to `width` lanes: out[p * width + i] = src[p * depth_stride + i * lane_stride].
 template <typename T>
-void pack_a(const T* a, int64_t a_rs, int64_t a_cs, int64_t rows, int64_t depth, int mr, T* out) {
-  for (int64_t panel = 0; panel < rows; panel += mr) {
-    const int64_t valid = std::min<int64_t>(mr, rows - panel);
-    for (int64_t p = 0; p < depth; ++p) {
-      const T* a_p = a + panel * a_rs + p * a_cs;
-      int64_t i = 0;
-      for (; i < valid; ++i) out[i] = a_p[i * a_rs];
-      for (; i < mr; ++i) out[i] = T(0);
-      out += mr;
+void pack_panel(const T* src, int64_t lane_stride, int64_t depth_stride, int64_t depth, int64_t valid, int width,
+                T* out) {
+  for (int64_t p = 0; p < depth; ++p) {
+    const T* src_p = src + p * depth_stride;
+    int64_t i = 0;
+    if (lane_stride == 1) {
+      std::memcpy(out, src_p, static_cast<size_t>(valid) * sizeof(T));
+      i = valid;
+    } else {
+      for (; i < valid; ++i) out[i] = src_p[i * lane_stride];
     }
+    for (; i < width; ++i) out[i] = T(0);
+    out += width;
   }
 }
 
-// B[row0 : row0+depth, col0 : col0+cols] -> panels of NR columns, each stored k-major (NR values per k).
+// A[0 : rows, 0 : depth] -> consecutive panels of MR rows.
+template <typename T>
+void pack_a(const T* a, int64_t a_rs, int64_t a_cs, int64_t rows, int64_t depth, int mr, T* out) {
+  for (int64_t panel = 0; panel < rows; panel += mr) {
+    pack_panel(a + panel * a_rs, a_rs, a_cs, depth, std::min<int64_t>(mr, rows - panel), mr, out + panel * depth);
+  }
+}
+
+// B[0 : depth, 0 : valid] -> one panel of NR columns.
 template <typename T>
 void pack_b_panel(const T* b, int64_t b_rs, int64_t b_cs, int64_t depth, int64_t valid, int nr, T* out) {
-  for (int64_t p = 0; p < depth; ++p) {
-    const T* b_p = b + p * b_rs;
-    int64_t j = 0;
-    if (b_cs == 1) {
-      std::memcpy(out, b_p, static_cast<size_t>(valid) * sizeof(T));
-      j = valid;
-    } else {
-      for (; j < valid; ++j) out[j] = b_p[j * b_cs];
-    }
-    for (; j < nr; ++j) out[j] = T(0);
-    out += nr;
-  }
+  pack_panel(b, b_cs, b_rs, depth, valid, nr, out);
 }
 
 // ---- The blocked driver ----
@@ -315,6 +403,14 @@ const Kernel<int64_t>& long_kernel() {
 
 void gemm(int64_t m, int64_t n, int64_t k, const float* a, int64_t a_rs, int64_t a_cs, const float* b, int64_t b_rs,
           int64_t b_cs, float* c, int64_t ldc) {
+#ifdef TINYTORCH_GEMM_X86
+  const Kernel<float>& kernel = current_float_kernel();
+  const bool vector_kernel = std::strcmp(kernel.name, "generic") != 0;  // so AVX2 is there
+  if (vector_kernel && m > 0 && n > 0 && k > 0 && m * n * k <= kSmallGemmMaxMultiplyAdds &&
+      small_gemm_avx2(m, n, k, a, a_rs, a_cs, b, b_rs, b_cs, c, ldc)) {
+    return;
+  }
+#endif
   blocked_gemm(current_float_kernel(), m, n, k, a, a_rs, a_cs, b, b_rs, b_cs, c, ldc);
 }
 void gemm(int64_t m, int64_t n, int64_t k, const double* a, int64_t a_rs, int64_t a_cs, const double* b,

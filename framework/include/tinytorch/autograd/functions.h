@@ -329,6 +329,16 @@ struct BinaryCrossEntropyBackward0 : public Node {
   int64_t reduction = 1;
 };
 
+// ---- Given rule: convolution (rules_conv.cpp) ----
+
+struct ConvolutionBackward0 : public Node {  // conv2d(input, weight, bias): 4-D input
+  TT_BACKWARD_NODE_(ConvolutionBackward0)
+  TT_SAVED_VARIABLES_(&input_, &weight_)
+  SavedVariable input_, weight_;
+  std::vector<int64_t> stride, padding, dilation;  // {height, width} each
+  int64_t groups = 1;
+};
+
 #undef TT_BACKWARD_NODE_
 #undef TT_SAVED_VARIABLES_
 

@@ -1,0 +1,445 @@
+// Module 09 (Convolutions): torch::conv2d, its kernels and nn::Conv2d.
+//
+// Two kernels compute the same thing. conv2d_reference is the definition, seven loops over
+// (sample, output channel, output row, output column, input channel, kernel row, kernel column).
+// conv2d_im2col is the fast path: unfold the batch into one matrix (im2col) so that the
+// convolution becomes one GEMM, the operation a CPU does best. Its backward is two more GEMMs
+// (grad_weight = grad_out x columns^T, grad_columns = weight^T x grad_out) and a fold (col2im).
+// The batch goes through in chunks of a few images, sized for the cache and the GEMM. Threads
+// come from the GEMM alone (above kGemmParallelThreshold): splitting the chunks between two threads
+// was not reliably faster on the course's shared 2-core machine.
+#include <algorithm>
+#include <cmath>
+#include <ostream>
+#include <vector>
+
+#include "tinytorch/convolution.h"
+#include "tinytorch/dispatch.h"
+#include "tinytorch/gemm.h"
+#include "tinytorch/im2col.h"
+#include "tinytorch/kernels.h"
+#include "tinytorch/nn/functional/conv.h"
+#include "tinytorch/nn/init.h"
+#include "tinytorch/nn/modules/conv.h"
+
+namespace tinytorch {
+namespace native {
+namespace {
+
+// Output size along one dimension: how many kernel placements fit in the padded input.
+int64_t conv_output_size(int64_t input, int64_t kernel, int64_t stride, int64_t padding, int64_t dilation) {
+  return (input + 2 * padding - dilation * (kernel - 1) - 1) / stride + 1;
+}
+
+// input (N, C, H, W) and weight (O, C / groups, kh, kw): the geometry of one image of one group
+// would use C / groups channels; im2col and col2im run over all C channels at once, because the
+// rows of group g are simply rows [g K, (g + 1) K) of the full column matrix (K = C / groups kh kw).
+Conv2dGeometry geometry_of(const Tensor& input, const Tensor& weight, const Conv2dParams& p) {
+  Conv2dGeometry g{};
+  g.channels = input.size(1);
+  g.height = input.size(2);
+  g.width = input.size(3);
+  g.kernel_h = weight.size(2);
+  g.kernel_w = weight.size(3);
+  g.stride_h = p.stride[0];
+  g.stride_w = p.stride[1];
+  g.pad_h = p.padding[0];
+  g.pad_w = p.padding[1];
+  g.dilation_h = p.dilation[0];
+  g.dilation_w = p.dilation[1];
+  g.out_h = conv_output_size(g.height, g.kernel_h, g.stride_h, g.pad_h, g.dilation_h);
+  g.out_w = conv_output_size(g.width, g.kernel_w, g.stride_w, g.pad_w, g.dilation_w);
+  return g;
+}
+
+int64_t groups_of(const Tensor& input, const Tensor& weight) { return input.size(1) / weight.size(1); }
+
+}  // namespace
+
+// The convolution straight from its definition: what module 09's learner will write first.
+Tensor conv2d_reference(const Tensor& input, const Tensor& weight, const Tensor& bias, const Conv2dParams& params) {
+  const Conv2dGeometry g = geometry_of(input, weight, params);
+  const int64_t batch = input.size(0);
+  const int64_t out_channels = weight.size(0);
+  const int64_t groups = groups_of(input, weight);
+  const int64_t group_in = g.channels / groups;  // input channels each output channel sees
+  const int64_t group_out = out_channels / groups;
+  Tensor output = empty({batch, out_channels, g.out_h, g.out_w}, input.options());
+  TT_DISPATCH_FLOATING_TYPES(input.scalar_type(), "conv2d_reference", [&] {
+    const scalar_t* x = input.data_ptr<scalar_t>();
+    const scalar_t* w = weight.data_ptr<scalar_t>();
+    const scalar_t* b = bias.defined() ? bias.data_ptr<scalar_t>() : nullptr;
+    scalar_t* out = output.data_ptr<scalar_t>();
+    for (int64_t n = 0; n < batch; ++n) {
+      for (int64_t o = 0; o < out_channels; ++o) {
+        const int64_t first_channel = (o / group_out) * group_in;  // o's group's first input channel
+        for (int64_t y = 0; y < g.out_h; ++y) {
+          for (int64_t x_out = 0; x_out < g.out_w; ++x_out) {
+            scalar_t sum = b != nullptr ? b[o] : scalar_t(0);
+            for (int64_t c = 0; c < group_in; ++c) {
+              for (int64_t i = 0; i < g.kernel_h; ++i) {
+                const int64_t in_y = y * g.stride_h + i * g.dilation_h - g.pad_h;
+                if (in_y < 0 || in_y >= g.height) continue;  // padding contributes 0
+                for (int64_t j = 0; j < g.kernel_w; ++j) {
+                  const int64_t in_x = x_out * g.stride_w + j * g.dilation_w - g.pad_w;
+                  if (in_x < 0 || in_x >= g.width) continue;
+                  const scalar_t pixel = x[((n * g.channels + first_channel + c) * g.height + in_y) * g.width + in_x];
+                  sum += pixel * w[((o * group_in + c) * g.kernel_h + i) * g.kernel_w + j];
+                }
+              }
+            }
+            out[((n * out_channels + o) * g.out_h + y) * g.out_w + x_out] = sum;
+          }
+        }
+      }
+    }
+  });
+  return output;
+}
+
+// Images per GEMM, within two limits: a chunk's unfolded columns stay within about 256 KiB (still in
+// the L2 cache when the GEMM reads them), and, where one image allows it, each GEMM stays within
+// kSmallGemmMaxMultiplyAdds, the size up to which cpublas::gemm multiplies without packing.
+// Measured on conv_1_8_8x8 (batch 32 of 8x8 digits): one
+// GEMM of 147k multiply-adds, 68 us per step; two of 74k, 46 us. The batch is split evenly.
+int64_t images_per_chunk(int64_t column_rows, int64_t multiply_adds_per_image, int64_t positions,
+                         int64_t element_size, int64_t batch) {
+  constexpr int64_t kChunkBytes = 256 * 1024;
+  const int64_t by_bytes = kChunkBytes / std::max<int64_t>(column_rows * positions * element_size, 1);
+  const int64_t by_gemm = cpublas::kSmallGemmMaxMultiplyAdds / std::max<int64_t>(multiply_adds_per_image, 1);
+  const int64_t most = std::clamp<int64_t>(std::min(by_bytes, by_gemm), 1, std::max<int64_t>(batch, 1));
+  const int64_t chunks = (batch + most - 1) / most;
+  return std::max<int64_t>((batch + chunks - 1) / chunks, 1);
+}
+
+// out (N, O, OH, OW). Nothing extra is saved for backward: it unfolds the input again, which costs
+// less than keeping C kh kw x N OH OW columns alive until the backward pass.
+Tensor conv2d_im2col(const Tensor& input, const Tensor& weight, const Tensor& bias, const Conv2dParams& params) {
+  const Conv2dGeometry g = geometry_of(input, weight, params);
+  const int64_t batch = input.size(0);
+  const int64_t out_channels = weight.size(0);
+  const int64_t groups = groups_of(input, weight);
+  const int64_t group_out = out_channels / groups;
+  const int64_t K = weight.numel() / out_channels;  // rows of one group's columns: C / groups kh kw
+  const int64_t positions = g.out_h * g.out_w;      // P = OH OW
+  const int64_t image_size = g.channels * g.height * g.width;
+  Tensor output = empty({batch, out_channels, g.out_h, g.out_w}, input.options());
+  if (output.numel() == 0) return output;
+  TT_DISPATCH_FLOATING_TYPES(input.scalar_type(), "conv2d", [&] {
+    const int64_t chunk = images_per_chunk(groups * K, group_out * K * positions, positions, sizeof(scalar_t), batch);
+    const scalar_t* x = input.data_ptr<scalar_t>();
+    const scalar_t* w = weight.data_ptr<scalar_t>();
+    const scalar_t* b = bias.defined() ? bias.data_ptr<scalar_t>() : nullptr;
+    scalar_t* out = output.data_ptr<scalar_t>();
+    Tensor columns = empty({groups * K, chunk * positions}, input.options());
+    Tensor product = chunk > 1 ? empty({out_channels, chunk * positions}, input.options()) : Tensor();
+    scalar_t* cols = columns.data_ptr<scalar_t>();
+    for (int64_t first = 0; first < batch; first += chunk) {
+      const int64_t images = std::min(chunk, batch - first);
+      const int64_t L = images * positions;  // columns of this chunk: image n's start at n P
+      for (int64_t n = 0; n < images; ++n) im2col(x + (first + n) * image_size, g, cols + n * positions, L);
+      // One image: (O, P) is already the output's layout, so the GEMM writes the output directly.
+      scalar_t* prod = images == 1 ? out + first * out_channels * positions : product.data_ptr<scalar_t>();
+      for (int64_t group = 0; group < groups; ++group) {
+        // product rows of this group (group_out, L) = weight rows (group_out, K) x columns rows (K, L)
+        cpublas::gemm(group_out, L, K, w + group * group_out * K, K, 1, cols + group * K * L, L, 1,
+                      prod + group * group_out * L, L);
+      }
+      // (O, images P) -> (images, O, P), adding the bias on the way.
+      for (int64_t n = 0; n < images; ++n) {
+        for (int64_t o = 0; o < out_channels; ++o) {
+          const scalar_t* src = prod + o * L + n * positions;
+          scalar_t* dst = out + ((first + n) * out_channels + o) * positions;
+          const scalar_t shift = b != nullptr ? b[o] : scalar_t(0);
+          for (int64_t p = 0; p < positions; ++p) dst[p] = src[p] + shift;
+        }
+      }
+    }
+  });
+  return output;
+}
+
+std::tuple<Tensor, Tensor, Tensor> conv2d_backward(const Tensor& grad_output, const Tensor& input_,
+                                                   const Tensor& weight_, const Conv2dParams& params,
+                                                   const std::array<bool, 3>& output_mask) {
+  const Tensor input = input_.contiguous();
+  const Tensor weight = weight_.contiguous();
+  const Conv2dGeometry g = geometry_of(input, weight, params);
+  const int64_t batch = input.size(0);
+  const int64_t out_channels = weight.size(0);
+  const int64_t groups = groups_of(input, weight);
+  const int64_t group_out = out_channels / groups;
+  const int64_t K = weight.numel() / out_channels;
+  const int64_t positions = g.out_h * g.out_w;
+  const int64_t image_size = g.channels * g.height * g.width;
+  Tensor grad_input, grad_weight, grad_bias;
+  if (output_mask[0]) grad_input = zeros(input.sizes(), input.options());
+  if (output_mask[1]) grad_weight = zeros(weight.sizes(), weight.options());
+  if (output_mask[2]) grad_bias = zeros({out_channels}, weight.options());
+  if (batch * positions == 0 || K == 0) return {grad_input, grad_weight, grad_bias};
+  TT_DISPATCH_FLOATING_TYPES(input.scalar_type(), "conv2d_backward", [&] {
+    const int64_t chunk = images_per_chunk(groups * K, group_out * K * positions, positions, sizeof(scalar_t), batch);
+    const scalar_t* x = input.data_ptr<scalar_t>();
+    const scalar_t* w = weight.data_ptr<scalar_t>();
+    // grad_output is read through its strides: the gradient of out.sum() is one number expanded
+    // (every stride 0), not worth materialising.
+    const scalar_t* gy = grad_output.data_ptr<scalar_t>();
+    const int64_t sn = grad_output.stride(0), so = grad_output.stride(1);
+    const int64_t sy = grad_output.stride(2), sx = grad_output.stride(3);
+    Tensor columns = empty({groups * K, chunk * positions}, input.options());
+    Tensor grad_matrix = empty({out_channels, chunk * positions}, input.options());
+    // One chunk's weight gradient, added to the total (the GEMM overwrites its output).
+    Tensor chunk_grad_weight = output_mask[1] ? empty({out_channels * K}, weight.options()) : Tensor();
+    scalar_t* cols = columns.data_ptr<scalar_t>();
+    scalar_t* gm = grad_matrix.data_ptr<scalar_t>();
+    for (int64_t first = 0; first < batch; first += chunk) {
+      const int64_t images = std::min(chunk, batch - first);
+      const int64_t L = images * positions;
+      // This chunk of grad_output as the (O, images P) matrix the forward GEMM produced.
+      for (int64_t o = 0; o < out_channels; ++o) {
+        for (int64_t n = 0; n < images; ++n) {
+          const scalar_t* src = gy + (first + n) * sn + o * so;
+          scalar_t* dst = gm + o * L + n * positions;
+          if (sy == g.out_w && sx == 1) {  // a contiguous (OH, OW) plane: one vectorised copy
+            for (int64_t p = 0; p < positions; ++p) dst[p] = src[p];
+          } else if (sy == 0 && sx == 0) {  // one value broadcast over the plane
+            const scalar_t value = src[0];
+            for (int64_t p = 0; p < positions; ++p) dst[p] = value;
+          } else {
+            for (int64_t y = 0; y < g.out_h; ++y, dst += g.out_w) {
+              for (int64_t x_out = 0; x_out < g.out_w; ++x_out) dst[x_out] = src[y * sy + x_out * sx];
+            }
+          }
+        }
+      }
+      // grad_bias[o] += row o of the grad matrix summed (over the chunk's samples and positions).
+      if (output_mask[2]) {
+        scalar_t* gb = grad_bias.data_ptr<scalar_t>();
+        for (int64_t o = 0; o < out_channels; ++o) {
+          // Eight running sums, not one: independent additions the compiler can vectorise.
+          constexpr int64_t kLanes = 8;
+          scalar_t lanes[kLanes] = {};
+          const scalar_t* row = gm + o * L;
+          int64_t l = 0;
+          for (; l + kLanes <= L; l += kLanes) {
+            for (int64_t lane = 0; lane < kLanes; ++lane) lanes[lane] += row[l + lane];
+          }
+          scalar_t sum = 0;
+          for (; l < L; ++l) sum += row[l];
+          for (int64_t lane = 0; lane < kLanes; ++lane) sum += lanes[lane];
+          gb[o] += sum;
+        }
+      }
+      if (output_mask[1]) {
+        // grad_weight (group_out, K) += grad_matrix (group_out, L) x columns^T (L, K), per group.
+        for (int64_t n = 0; n < images; ++n) im2col(x + (first + n) * image_size, g, cols + n * positions, L);
+        scalar_t* gw = chunk_grad_weight.data_ptr<scalar_t>();
+        for (int64_t group = 0; group < groups; ++group) {
+          cpublas::gemm(group_out, K, L, gm + group * group_out * L, L, 1, cols + group * K * L, 1, L,
+                        gw + group * group_out * K, K);
+        }
+        scalar_t* total = grad_weight.data_ptr<scalar_t>();
+        for (int64_t i = 0; i < out_channels * K; ++i) total[i] += gw[i];
+      }
+      if (output_mask[0]) {
+        // grad_columns (K, L) = weight^T (K, group_out) x grad_matrix (group_out, L), per group, into
+        // the columns buffer; then fold every column back onto the pixel it came from.
+        for (int64_t group = 0; group < groups; ++group) {
+          cpublas::gemm(K, L, group_out, w + group * group_out * K, 1, K, gm + group * group_out * L, L, 1,
+                        cols + group * K * L, L);
+        }
+        scalar_t* gx = grad_input.data_ptr<scalar_t>();
+        for (int64_t n = 0; n < images; ++n) col2im(cols + n * positions, L, g, gx + (first + n) * image_size);
+      }
+    }
+  });
+  return {grad_input, grad_weight, grad_bias};
+}
+
+}  // namespace native
+
+namespace {
+
+// LibTorch's expand_param_if_needed: one value means the same for both dimensions.
+void expand_param(IntArrayRef values, const char* name, int64_t (&out)[2]) {
+  if (values.size() == 1) {
+    out[0] = out[1] = values[0];
+    return;
+  }
+  TT_CHECK(values.size() == 2, "expected ", name,
+           " to be a single integer value or a list of 2 values to match the convolution dimensions, but got ",
+           name, "=", values);
+  out[0] = values[0];
+  out[1] = values[1];
+}
+
+// "float" for kFloat: LibTorch names C++ types in its bias message.
+const char* cpp_type_name(ScalarType type) {
+  switch (type) {
+    case kFloat: return "float";
+    case kDouble: return "double";
+    case kLong: return "long int";
+    case kBool: return "bool";
+  }
+  return toString(type);
+}
+
+// LibTorch's check_shape_forward, in its order, for a 4-D input.
+void check_conv2d_shapes(const Tensor& input, const Tensor& weight, const Tensor& bias,
+                         const native::Conv2dParams& p, int64_t groups) {
+  TT_CHECK(p.padding[0] >= 0 && p.padding[1] >= 0, "negative padding is not supported");
+  TT_CHECK(p.stride[0] > 0 && p.stride[1] > 0, "non-positive stride is not supported");
+  TT_CHECK(p.dilation[0] > 0 && p.dilation[1] > 0, "dilation should be greater than zero");
+  TT_CHECK(groups > 0, "non-positive groups is not supported");
+  TT_CHECK(weight.dim() == 4, "Expected ", weight.dim(), "-dimensional input for ", weight.dim(),
+           "-dimensional weight ", weight.sizes(), ", but got ", input.dim(), "-dimensional input of size ",
+           input.sizes(), " instead");
+  TT_CHECK(weight.size(0) >= groups, "Given groups=", groups, ", expected weight to be at least ", groups,
+           " at dimension 0, but got weight of size ", weight.sizes(), " instead");
+  TT_CHECK(weight.size(0) % groups == 0, "Given groups=", groups, ", expected weight to be divisible by ", groups,
+           " at dimension 0, but got weight of size [", weight.sizes(), "] instead");
+  TT_CHECK(input.size(1) == weight.size(1) * groups, "Given groups=", groups, ", weight of size ", weight.sizes(),
+           ", expected input", input.sizes(), " to have ", weight.size(1) * groups, " channels, but got ",
+           input.size(1), " channels instead");
+  TT_CHECK(!bias.defined() || (bias.dim() == 1 && bias.size(0) == weight.size(0)), "Given weight of size ",
+           weight.sizes(), ", expected bias to be 1-dimensional with ", weight.size(0),
+           " elements, but got bias of size ", bias.sizes(), " instead");
+  const int64_t padded_h = input.size(2) + 2 * p.padding[0], padded_w = input.size(3) + 2 * p.padding[1];
+  const int64_t kernel_h = p.dilation[0] * (weight.size(2) - 1) + 1;
+  const int64_t kernel_w = p.dilation[1] * (weight.size(3) - 1) + 1;
+  TT_CHECK(padded_h >= kernel_h && padded_w >= kernel_w, "Calculated padded input size per channel: (", padded_h,
+           " x ", padded_w, "). Kernel size: (", kernel_h, " x ", kernel_w,
+           "). Kernel size can't be greater than actual input size");
+  TT_CHECK(input.scalar_type() == weight.scalar_type(), "expected scalar type ", input.scalar_type(),
+           " but found ", weight.scalar_type());
+  TT_CHECK(!bias.defined() || bias.scalar_type() == input.scalar_type(), "Input type (",
+           cpp_type_name(input.scalar_type()), ") and bias type (", cpp_type_name(bias.scalar_type()),
+           ") should be the same");
+  TT_CHECK(input.is_floating_point(), "\"slow_conv2d_cpu\" not implemented for '", input.scalar_type(), "'");
+}
+
+// The recorded op: a 4-D convolution (LibTorch's aten::convolution, whose node is ConvolutionBackward0).
+Tensor convolution(const Tensor& input, const Tensor& weight, const Tensor& bias, const native::Conv2dParams& p,
+                   int64_t groups) {
+  check_conv2d_shapes(input, weight, bias, p, groups);
+  Tensor result = native::conv2d_im2col(input.contiguous(), weight.contiguous(),
+                                        bias.defined() ? bias.contiguous() : bias, p);
+  // For module 06's ConvolutionBackward0: sizes = {stride, padding, dilation}, dim = groups.
+  const int64_t geometry[6] = {p.stride[0], p.stride[1], p.padding[0], p.padding[1], p.dilation[0], p.dilation[1]};
+  OpAttributes attributes;
+  attributes.sizes = IntArrayRef(geometry);
+  attributes.dim = groups;
+  record_op("convolution", {input, weight, bias}, {result}, attributes);
+  return result;
+}
+
+}  // namespace
+
+Tensor conv2d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias, IntArrayRef stride,
+              IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
+  TT_CHECK(input.dim() == 3 || input.dim() == 4,
+           "Expected 3D (unbatched) or 4D (batched) input to conv2d, but got input of size: ", input.sizes());
+  native::Conv2dParams params;
+  expand_param(stride, "stride", params.stride);
+  expand_param(padding, "padding", params.padding);
+  expand_param(dilation, "dilation", params.dilation);
+  const Tensor bias_tensor = bias.has_value() ? *bias : Tensor();
+  if (input.dim() == 4) return convolution(input, weight, bias_tensor, params, groups);
+  // Unbatched (C, H, W): a batch of one, as LibTorch's batchify does (so the grad_fn is a squeeze).
+  return convolution(input.unsqueeze(0), weight, bias_tensor, params, groups).squeeze(0);
+}
+
+namespace nn {
+namespace functional {
+
+ExpandingArray<2> conv2d_padding_sizes(const Conv2dFuncOptions::padding_t& padding, IntArrayRef kernel_size,
+                                       IntArrayRef stride, IntArrayRef dilation) {
+  if (const auto* sizes = std::get_if<ExpandingArray<2>>(&padding)) return *sizes;
+  if (std::holds_alternative<enumtype::kValid>(padding)) return ExpandingArray<2>(0);
+  std::array<int64_t, 2> same{};
+  for (size_t d = 0; d < 2; ++d) {
+    const int64_t s = stride.size() == 1 ? stride[0] : stride[d];
+    const int64_t k = kernel_size.size() == 1 ? kernel_size[0] : kernel_size[d];
+    const int64_t dil = dilation.size() == 1 ? dilation[0] : dilation[d];
+    TT_CHECK(s == 1, "padding='same' is not supported for strided convolutions");
+    const int64_t total = dil * (k - 1);
+    TT_CHECK(total % 2 == 0, "padding='same' with an even kernel extent (dilation * (kernel_size - 1) = ", total,
+             ") needs asymmetric padding, which TinyTorch does not support yet: use an odd kernel size or explicit "
+             "padding");
+    same[d] = total / 2;
+  }
+  return ExpandingArray<2>(same);
+}
+
+Tensor conv2d(const Tensor& input, const Tensor& weight, const Conv2dFuncOptions& options) {
+  const int64_t unknown = 1;  // a weight of the wrong rank is reported by conv2d itself
+  const IntArrayRef kernel = weight.dim() == 4 ? IntArrayRef(weight.sizes().data() + 2, 2) : IntArrayRef(unknown);
+  const ExpandingArray<2> padding =
+      conv2d_padding_sizes(options.padding(), kernel, options.stride(), options.dilation());
+  return ::tinytorch::conv2d(input, weight, options.bias(), options.stride(), padding, options.dilation(),
+                             options.groups());
+}
+
+}  // namespace functional
+
+// ---- Conv2d ----
+
+Conv2dImpl::Conv2dImpl(Conv2dOptions options_) : options(std::move(options_)) { reset(); }
+
+void Conv2dImpl::reset() {
+  TT_CHECK(options.in_channels() > 0 && options.groups() > 0 && options.out_channels() > 0,
+           "in_channels, groups and out_channels must be a positive integer.");
+  TT_CHECK(options.in_channels() % options.groups() == 0, "in_channels must be divisible by groups");
+  TT_CHECK(options.out_channels() % options.groups() == 0, "out_channels must be divisible by groups");
+  TT_CHECK(!options.transposed(), "Conv2dOptions::transposed(true) is not supported: TinyTorch has no ConvTranspose2d yet");
+  TT_CHECK(std::holds_alternative<enumtype::kZeros>(options.padding_mode()),
+           "TinyTorch's Conv2d supports only padding_mode(torch::kZeros) for now (reflect, replicate and circular "
+           "padding need a pad op): use torch::kZeros, or pad the input yourself");
+  // 'same' with a stride is refused here, as LibTorch does when the layer is built.
+  functional::conv2d_padding_sizes(options.padding(), options.kernel_size(), options.stride(), options.dilation());
+  const auto& kernel = *options.kernel_size();
+  weight = register_parameter(
+      "weight", empty({options.out_channels(), options.in_channels() / options.groups(), kernel[0], kernel[1]}));
+  if (options.bias()) {
+    bias = register_parameter("bias", empty({options.out_channels()}));
+  } else {
+    bias = register_parameter("bias", Tensor(), /*requires_grad=*/false);
+  }
+  reset_parameters();
+}
+
+void Conv2dImpl::reset_parameters() {
+  init::kaiming_uniform_(weight, std::sqrt(5.0));
+  if (bias.defined()) {
+    const int64_t fan_in = init::_calculate_fan_in_and_fan_out(weight).first;
+    const double bound = 1.0 / std::sqrt(static_cast<double>(fan_in));
+    init::uniform_(bias, -bound, bound);
+  }
+}
+
+void Conv2dImpl::pretty_print(std::ostream& stream) const {
+  stream << "torch::nn::Conv2d(" << options.in_channels() << ", " << options.out_channels()
+         << ", kernel_size=" << options.kernel_size() << ", stride=" << options.stride();
+  if (std::holds_alternative<enumtype::kValid>(options.padding())) {
+    stream << ", padding='valid'";
+  } else if (std::holds_alternative<enumtype::kSame>(options.padding())) {
+    stream << ", padding='same'";
+  } else {
+    const auto& padding = std::get<ExpandingArray<2>>(options.padding());
+    if (*padding != *ExpandingArray<2>(0)) stream << ", padding=" << padding;
+  }
+  if (*options.dilation() != *ExpandingArray<2>(1)) stream << ", dilation=" << options.dilation();
+  if (*options.output_padding() != *ExpandingArray<2>(0)) stream << ", output_padding=" << options.output_padding();
+  if (options.groups() != 1) stream << ", groups=" << options.groups();
+  if (!options.bias()) stream << ", bias=false";
+  stream << ")";
+}
+
+Tensor Conv2dImpl::forward(const Tensor& input) {
+  const ExpandingArray<2> padding =
+      functional::conv2d_padding_sizes(options.padding(), options.kernel_size(), options.stride(), options.dilation());
+  return ::tinytorch::conv2d(input, weight, bias, options.stride(), padding, options.dilation(), options.groups());
+}
+
+}  // namespace nn
+}  // namespace tinytorch

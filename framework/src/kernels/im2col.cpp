@@ -1,0 +1,97 @@
+// im2col / col2im (see tinytorch/im2col.h). Per kernel tap (c, i, j) and output row y, the input
+// row is fixed and the output columns x that land inside the image form one interval: the loops
+// copy that interval and write zeros around it, with no bounds test per element.
+#include "tinytorch/im2col.h"
+
+#include <algorithm>
+
+namespace tinytorch {
+namespace native {
+namespace {
+
+// Output columns x in [first, last) whose input column x stride + offset lies in [0, width).
+struct ValidRange {
+  int64_t first, last;
+};
+
+ValidRange valid_outputs(int64_t offset, int64_t stride, int64_t width, int64_t out_size) {
+  // x stride + offset >= 0  <=>  x >= ceil(-offset / stride); and < width <=> x <= (width - 1 - offset) / stride.
+  int64_t first = offset >= 0 ? 0 : (-offset + stride - 1) / stride;
+  int64_t last = width - 1 - offset < 0 ? 0 : (width - 1 - offset) / stride + 1;
+  first = std::min(first, out_size);
+  last = std::clamp(last, first, out_size);
+  return {first, last};
+}
+
+template <typename scalar_t>
+void im2col_impl(const scalar_t* image, const Conv2dGeometry& g, scalar_t* columns, int64_t column_row_stride) {
+  int64_t row = 0;  // (c, i, j) flattened: the row of `columns` being written
+  for (int64_t c = 0; c < g.channels; ++c) {
+    const scalar_t* channel = image + c * g.height * g.width;
+    for (int64_t i = 0; i < g.kernel_h; ++i) {
+      for (int64_t j = 0; j < g.kernel_w; ++j, ++row) {
+        scalar_t* out_row = columns + row * column_row_stride;
+        const int64_t x_offset = j * g.dilation_w - g.pad_w;
+        const ValidRange xs = valid_outputs(x_offset, g.stride_w, g.width, g.out_w);
+        for (int64_t y = 0; y < g.out_h; ++y) {
+          scalar_t* out = out_row + y * g.out_w;
+          const int64_t input_y = y * g.stride_h + i * g.dilation_h - g.pad_h;
+          if (input_y < 0 || input_y >= g.height) {  // the whole row falls in the padding
+            std::fill(out, out + g.out_w, scalar_t(0));
+            continue;
+          }
+          const scalar_t* in = channel + input_y * g.width;  // column x sees in[x stride + x_offset]
+          // Plain loops, not memcpy/fill: rows are short (8 pixels for TinyDigits) and a library
+          // call per row costs more than the copy; the compiler vectorises the stride-1 loop.
+          for (int64_t x = 0; x < xs.first; ++x) out[x] = scalar_t(0);
+          if (g.stride_w == 1) {
+            for (int64_t x = xs.first; x < xs.last; ++x) out[x] = in[x + x_offset];
+          } else {
+            for (int64_t x = xs.first; x < xs.last; ++x) out[x] = in[x * g.stride_w + x_offset];
+          }
+          for (int64_t x = xs.last; x < g.out_w; ++x) out[x] = scalar_t(0);
+        }
+      }
+    }
+  }
+}
+
+template <typename scalar_t>
+void col2im_impl(const scalar_t* columns, int64_t column_row_stride, const Conv2dGeometry& g, scalar_t* image) {
+  int64_t row = 0;
+  for (int64_t c = 0; c < g.channels; ++c) {
+    scalar_t* channel = image + c * g.height * g.width;
+    for (int64_t i = 0; i < g.kernel_h; ++i) {
+      for (int64_t j = 0; j < g.kernel_w; ++j, ++row) {
+        const scalar_t* in_row = columns + row * column_row_stride;
+        const int64_t x_offset = j * g.dilation_w - g.pad_w;
+        const ValidRange xs = valid_outputs(x_offset, g.stride_w, g.width, g.out_w);
+        for (int64_t y = 0; y < g.out_h; ++y) {
+          const int64_t input_y = y * g.stride_h + i * g.dilation_h - g.pad_h;
+          if (input_y < 0 || input_y >= g.height) continue;  // padding: its gradient goes nowhere
+          const scalar_t* in = in_row + y * g.out_w;
+          scalar_t* out = channel + input_y * g.width;
+          for (int64_t x = xs.first; x < xs.last; ++x) out[x * g.stride_w + x_offset] += in[x];
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void im2col(const float* image, const Conv2dGeometry& g, float* columns, int64_t column_row_stride) {
+  im2col_impl(image, g, columns, column_row_stride);
+}
+void im2col(const double* image, const Conv2dGeometry& g, double* columns, int64_t column_row_stride) {
+  im2col_impl(image, g, columns, column_row_stride);
+}
+void col2im(const float* columns, int64_t column_row_stride, const Conv2dGeometry& g, float* image) {
+  col2im_impl(columns, column_row_stride, g, image);
+}
+void col2im(const double* columns, int64_t column_row_stride, const Conv2dGeometry& g, double* image) {
+  col2im_impl(columns, column_row_stride, g, image);
+}
+
+}  // namespace native
+}  // namespace tinytorch
