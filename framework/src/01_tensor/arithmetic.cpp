@@ -248,6 +248,12 @@ Tensor& write_in_place(Tensor& self, const Tensor& result, const char* name, con
   return self;
 }
 
+OpAttributes with_alpha(const Scalar& alpha) {
+  OpAttributes attributes;
+  attributes.alpha = alpha;
+  return attributes;
+}
+
 // Calls visit(offset) with the element offset of every element of `t`, in row-major order of its
 // sizes, walking its strides (the innermost dim in a tight loop).
 template <typename Visit>
@@ -270,10 +276,11 @@ void for_each_offset(const Tensor& t, Visit visit) {
 
 // self = self (op) alpha * other in one pass with no temporary, for a floating contiguous self and
 // an operand of self's sizes and dtype (any strides: a transposed weight gradient) or of one
-// element: every gradient accumulation and optimizer update takes this path. Returns false to
-// leave the op to the general path (broadcasting, dtype changes, partially overlapping operands).
+// element: every gradient accumulation and optimizer update takes this path. Records the op as
+// `name` when it ran; returns false to leave the op to the general path (broadcasting, dtype
+// changes, partially overlapping operands).
 // Module 01's tests use no in-place arithmetic, so they keep running the learner's loop.
-bool in_place_fast(Tensor& self, const Tensor& other, const Scalar& alpha, BinaryOp op) {
+bool in_place_fast(Tensor& self, const Tensor& other, const Scalar& alpha, BinaryOp op, const char* name) {
   const ScalarType type = self.scalar_type();
   if (!isFloatingType(type) || !self.is_contiguous() || self.numel() == 0) return false;
   if (result_type(self, other) != type) return false;
@@ -320,13 +327,8 @@ bool in_place_fast(Tensor& self, const Tensor& other, const Scalar& alpha, Binar
       case BinaryOp::Pow: break;
     }
   });
+  record_op(name, {self, other}, {self}, with_alpha(alpha));
   return true;
-}
-
-OpAttributes with_alpha(const Scalar& alpha) {
-  OpAttributes attributes;
-  attributes.alpha = alpha;
-  return attributes;
 }
 
 }  // namespace
@@ -376,37 +378,25 @@ Tensor Tensor::div(const Scalar& other) const { return div(detail::wrapped_scala
 
 Tensor& Tensor::add_(const Tensor& other, const Scalar& alpha) {
   check_alpha(*this, other, alpha);
-  if (in_place_fast(*this, other, alpha, BinaryOp::Add)) {
-    record_op("add_", {*this, other}, {*this}, with_alpha(alpha));
-    return *this;
-  }
+  if (in_place_fast(*this, other, alpha, BinaryOp::Add, "add_")) return *this;
   return write_in_place(*this, add_kernel(*this, other, alpha, BinaryOp::Add), "add_", other, with_alpha(alpha));
 }
 
 Tensor& Tensor::sub_(const Tensor& other, const Scalar& alpha) {
   check_not_bool_sub(*this, other);
   check_alpha(*this, other, alpha);
-  if (in_place_fast(*this, other, alpha, BinaryOp::Sub)) {
-    record_op("sub_", {*this, other}, {*this}, with_alpha(alpha));
-    return *this;
-  }
+  if (in_place_fast(*this, other, alpha, BinaryOp::Sub, "sub_")) return *this;
   return write_in_place(*this, add_kernel(*this, other, alpha, BinaryOp::Sub), "sub_", other, with_alpha(alpha));
 }
 
 Tensor& Tensor::mul_(const Tensor& other) {
-  if (in_place_fast(*this, other, 1, BinaryOp::Mul)) {
-    record_op("mul_", {*this, other}, {*this});
-    return *this;
-  }
+  if (in_place_fast(*this, other, 1, BinaryOp::Mul, "mul_")) return *this;
   return write_in_place(*this, binary_kernel(*this, other, result_type(*this, other), BinaryOp::Mul), "mul_", other,
                         OpAttributes());
 }
 
 Tensor& Tensor::div_(const Tensor& other) {
-  if (in_place_fast(*this, other, 1, BinaryOp::Div)) {
-    record_op("div_", {*this, other}, {*this});
-    return *this;
-  }
+  if (in_place_fast(*this, other, 1, BinaryOp::Div, "div_")) return *this;
   ScalarType type = result_type(*this, other);
   if (!isFloatingType(type)) type = default_dtype();
   return write_in_place(*this, binary_kernel(*this, other, type, BinaryOp::Div), "div_", other, OpAttributes());
