@@ -403,15 +403,15 @@ const Kernel<int64_t>& long_kernel() {
 
 void gemm(int64_t m, int64_t n, int64_t k, const float* a, int64_t a_rs, int64_t a_cs, const float* b, int64_t b_rs,
           int64_t b_cs, float* c, int64_t ldc) {
-#ifdef TINYTORCH_GEMM_X86
   const Kernel<float>& kernel = current_float_kernel();
+#ifdef TINYTORCH_GEMM_X86
   const bool vector_kernel = std::strcmp(kernel.name, "generic") != 0;  // so AVX2 is there
   if (vector_kernel && m > 0 && n > 0 && k > 0 && m * n * k <= kSmallGemmMaxMultiplyAdds &&
       small_gemm_avx2(m, n, k, a, a_rs, a_cs, b, b_rs, b_cs, c, ldc)) {
     return;
   }
 #endif
-  blocked_gemm(current_float_kernel(), m, n, k, a, a_rs, a_cs, b, b_rs, b_cs, c, ldc);
+  blocked_gemm(kernel, m, n, k, a, a_rs, a_cs, b, b_rs, b_cs, c, ldc);
 }
 void gemm(int64_t m, int64_t n, int64_t k, const double* a, int64_t a_rs, int64_t a_cs, const double* b,
           int64_t b_rs, int64_t b_cs, double* c, int64_t ldc) {
