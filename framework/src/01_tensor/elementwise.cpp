@@ -7,14 +7,12 @@
 
 namespace tinytorch {
 
-// TODO: infer_size(a, b) -- the shape that tensors of shapes a and b broadcast to.
-//   1. Line the shapes up from the right (last dims together); a missing leading dim counts as 1.
-//   2. At each position the two sizes must be equal, or one of them must be 1 (it gets stretched);
-//      the result has the larger size.
-//   3. Otherwise throw LibTorch's error, where i is the dim's position in the result:
-//        TT_CHECK(false, "The size of tensor a (", size_a, ") must match the size of tensor b (",
-//                 size_b, ") at non-singleton dimension ", i);
-//   Examples: {3, 1} and {4} -> {3, 4};   {5, 1, 2} and {3, 1} -> {5, 3, 2};
+// TODO: infer_size(a, b) -> the shape that tensors of shapes a and b broadcast to, by LibTorch's
+//   rule (lesson section 4, "The broadcasting rule"). Either shape may be empty (a 0-dim tensor).
+//   Errors: incompatible sizes throw LibTorch's message, with i the dim's position in the RESULT:
+//     TT_CHECK(false, "The size of tensor a (", size_a, ") must match the size of tensor b (",
+//              size_b, ") at non-singleton dimension ", i);
+//   Examples: {3, 1} and {4} -> {3, 4};   {5, 1, 2} and {3, 1} -> {5, 3, 2};   {} and {2} -> {2};
 //             {2, 3} and {2, 4} -> "The size of tensor a (3) must match the size of tensor b (4)
 //             at non-singleton dimension 1".
 std::vector<int64_t> infer_size(IntArrayRef a, IntArrayRef b) {
@@ -37,19 +35,13 @@ std::vector<int64_t> infer_size(IntArrayRef a, IntArrayRef b) {
 
 namespace native {
 
-// TODO: broadcast_binary_loop(a, b, out, op) -- out[i] = op(a[...], b[...]) for every element i of out.
-//   `out` is contiguous and already has the broadcast shape; a and b may be views (any strides)
-//   with fewer dims or dims of size 1. Read them in place: do not copy or expand them.
-//   1. For a and b, build "broadcast strides" with one entry per dim of out: line the dims up
-//      from the right; a dim the input lacks, or has with size 1, gets stride 0 (every index along
-//      it reads the same element); any other dim keeps the input's stride.
-//   2. Walk out's elements in order with a multi-index (like an odometer: bump the last dim,
-//      carry into the previous one when it reaches its size).
-//   3. For each element, offset_a = sum(index[d] * a_strides[d]) (same for b) and
-//      out_data[n] = op(a_data[offset_a], b_data[offset_b]).
-//   Pointers: static_cast<const In*>(a.data_ptr()) points at a's first element; out's is Out*.
+// TODO: broadcast_binary_loop(a, b, out, op) -- for every element of out, op applied to the elements
+//   of a and b that broadcasting pairs with it (lesson section 4, "How the loop works").
+//   `out` is contiguous and already has the broadcast shape; a and b may be views (any strides,
+//   any storage offset) with fewer dims or dims of size 1. Read them in place: no copy, no expand.
+//   In and Out are the element types (a.data_ptr() points at a's first element). Throws nothing.
 //   Example: a {2, 1} = [[1], [2]], b {3} = [10, 20, 30], op = + -> out [[11, 21, 31], [12, 22, 32]];
-//   a's broadcast strides are {1, 0}, b's are {0, 1}.
+//   with a = x.t() for x = [[1, 2]] (a view, strides {1, 2}) the result is the same.
 template <typename In, typename Out>
 void broadcast_binary_loop(const Tensor& a, const Tensor& b, const Tensor& out, Out (*op)(In, In)) {
   // BEGIN SOLUTION name="tinytorch::native::broadcast_binary_loop" lesson="4. Element-wise arithmetic and broadcasting"

@@ -9,14 +9,12 @@
 namespace tinytorch {
 namespace native {
 
-// TODO: mm(self, mat2) -- the matrix product of an (n x m) and an (m x p) matrix, as a plain triple loop.
-//   1. Check ranks: self.dim() == 2 else "self must be a matrix"; mat2.dim() == 2 else "mat2 must be a matrix".
-//   2. Check the inner sizes: self.size(1) == mat2.size(0), else
-//      "mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)" (n x m and m2 x p).
-//   3. out = zeros({n, p}, self.options()); then for i, for j: out[i][j] = sum over k of self[i][k] * mat2[k][j].
-//   4. The inputs may be views (e.g. a transposed matrix): address element (i, k) of self as
-//      data[i * self.stride(0) + k * self.stride(1)]. Use TT_DISPATCH_NUMERIC_TYPES(self.scalar_type(),
-//      "addmm_impl_cpu_", [&] { ... scalar_t ... }) to get the element type.
+// TODO: mm(self, mat2) -> the matrix product of an (n x m) and an (m x p) matrix, (n x p), with the
+//   dtype and options of self, computed by your own loops (lesson section 6). The inputs may be
+//   views (a transposed matrix has strides {1, rows}). Element types: TT_DISPATCH_NUMERIC_TYPES
+//   (self.scalar_type(), "addmm_impl_cpu_", [&] { ... scalar_t ... }) gives you scalar_t.
+//   Errors: "self must be a matrix" / "mat2 must be a matrix" (not 2-D); inner sizes that differ ->
+//   "mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)" (n x m and m2 x p).
 //   Example: [[1, 2], [3, 4]] mm [[5], [6]] = [[17], [39]].
 Tensor mm(const Tensor& self, const Tensor& mat2) {
   // BEGIN SOLUTION name="tinytorch::native::mm" lesson="6. Matrix multiplication"
@@ -38,12 +36,12 @@ Tensor mm(const Tensor& self, const Tensor& mat2) {
   // END SOLUTION
 }
 
-// TODO: bmm(self, mat2) -- a batch of matrix products: (b x n x m) bmm (b x m x p) -> (b x n x p).
-//   1. Check ranks: "batch1 must be a 3D tensor" / "batch2 must be a 3D tensor".
-//   2. mat2's first two sizes must be {b, m}, else "Expected size for first two dimensions of
-//      batch2 tensor to be: [2, 3] but got: [2, 4]." (note the final period).
-//   3. out = zeros({b, n, p}, self.options()); out[s][i][j] = sum over k of self[s][i][k] * mat2[s][k][j],
-//      addressing elements through the strides as in mm.
+// TODO: bmm(self, mat2) -> a batch of matrix products: (b x n x m) bmm (b x m x p) -> (b x n x p),
+//   product s of matrix s of each input; inputs may be views, as in mm (lesson section 6).
+//   Errors: "batch1 must be a 3D tensor" / "batch2 must be a 3D tensor"; mat2's first two sizes not
+//   {b, m} -> "Expected size for first two dimensions of batch2 tensor to be: [2, 3] but got: [2, 4]."
+//   (note the final period).
+//   Example: [[[1, 2]], [[3, 4]]] (2 x 1 x 2) bmm [[[1], [1]], [[2], [0]]] (2 x 2 x 1) = [[[3]], [[6]]].
 Tensor bmm(const Tensor& self, const Tensor& mat2) {
   // BEGIN SOLUTION name="tinytorch::native::bmm" lesson="6. Matrix multiplication"
   TT_CHECK(self.dim() == 3, "batch1 must be a 3D tensor");
@@ -65,20 +63,17 @@ Tensor bmm(const Tensor& self, const Tensor& mat2) {
   // END SOLUTION
 }
 
-// TODO: matmul(self, other) -- LibTorch's matmul, built from the public ops (tinytorch::mm, bmm,
-// unsqueeze, squeeze, expand, reshape), so it needs no loop of its own:
-//   0. Both must have at least 1 dim, else "both arguments to matmul need to be at least 1D, but
-//      they are 0D and 1D" (with the actual ranks).
-//   1. 1-D x 1-D: the dot product, a 0-dim tensor. Sizes must match, else "inconsistent tensor size,
-//      expected tensor [3] and src [4] to have the same number of elements, but got 3 and 4 elements
-//      respectively".
-//   2. 2-D x 1-D: matrix-vector, result 1-D. self.size(1) must equal other.size(0), else
-//      "size mismatch, got 2, 2x3,4" (self.size(0), self.size(0) x self.size(1), other.size(0)).
-//   3. 1-D x 2-D: treat self as a 1 x m matrix, then drop that 1.   4. 2-D x 2-D: mm.
-//   5. Otherwise (a side with 3+ dims): the leading "batch" dims broadcast (use infer_size), the
-//      last two dims multiply as matrices; a 1-D side is unsqueezed to a matrix first and its
-//      extra dim removed from the result. Expand both to batch + matrix dims, reshape to 3-D, bmm,
-//      reshape back. Example: {10, 1, 2, 3} matmul {5, 3, 4} -> {10, 5, 2, 4}.
+// TODO: matmul(self, other) -> LibTorch's matmul (lesson section 6, "The three entry points"): by
+//   the ranks, a dot product (1-D x 1-D, a 0-dim result), matrix-vector, vector-matrix, mm, or a
+//   batched product whose leading dims broadcast (section 4's rule) while the last two multiply.
+//   Build it from the public ops (tinytorch::mm, bmm, unsqueeze, squeeze, expand, reshape,
+//   infer_size): it needs no loop of its own.
+//   Errors, LibTorch's messages: a 0-dim side -> "both arguments to matmul need to be at least 1D,
+//   but they are 0D and 1D" (the actual ranks); 1-D x 1-D of different lengths -> "inconsistent
+//   tensor size, expected tensor [3] and src [4] to have the same number of elements, but got 3 and
+//   4 elements respectively"; 2-D x 1-D mismatch -> "size mismatch, got 2, 2x3,4" (self.size(0),
+//   self.size(0) x self.size(1), other.size(0)); other mismatches -> mm's and bmm's errors.
+//   Examples: [1, 2, 3] matmul [4, 5, 6] = 32 (0-dim); {10, 1, 2, 3} matmul {5, 3, 4} -> {10, 5, 2, 4}.
 Tensor matmul(const Tensor& self, const Tensor& other) {
   // BEGIN SOLUTION name="tinytorch::native::matmul" lesson="6. Matrix multiplication"
   const int64_t dim_a = self.dim(), dim_b = other.dim();

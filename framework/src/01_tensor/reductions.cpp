@@ -8,16 +8,14 @@
 namespace tinytorch {
 namespace native {
 
-// TODO: sum(self, dims, keepdim, out_dtype) -- add up the elements along `dims`.
-//   `dims` are sorted, unique and in 0..self.dim()-1 (empty only for a 0-dim tensor).
-//   1. The kept shape: self's sizes with every reduced dim set to 1. out = zeros(kept, out_dtype).
-//   2. Read self in out_dtype: native::to_dtype(self, out_dtype) (no copy if it already matches).
-//   3. Visit every element of the input (multi-index odometer, offset through its strides) and add
-//      it to the out element with the same index except 0 in the reduced dims. Trick: give out
-//      "reduction strides": its contiguous strides with 0 in every reduced dim.
-//   4. keepdim == true: return out. Otherwise return a view of out without the reduced dims
-//      (make_view(out, sizes, contiguous_strides(sizes), 0)).
-//   Example: [[1, 2, 3], [4, 5, 6]] over dims {1} -> [6, 15]; keepdim -> [[6], [15]] (shape {2, 1}).
+// TODO: sum(self, dims, keepdim, out_dtype) -> the sum of self's elements along `dims`, computed in
+//   out_dtype (lesson section 7). `dims` are sorted, unique and in 0..self.dim()-1 (the given code
+//   checked; empty only for a 0-dim tensor). keepdim keeps each reduced dim with size 1, else the
+//   reduced dims disappear. self may be a view (any strides). The given helpers
+//   native::to_dtype(t, dtype), contiguous_strides(sizes) and make_view(t, sizes, strides, offset)
+//   are yours to use. Throws nothing.
+//   Example: [[1, 2, 3], [4, 5, 6]] over dims {1} -> [6, 15]; keepdim -> [[6], [15]] (shape {2, 1});
+//   over dims {0, 1} -> 21 (0-dim).
 Tensor sum(const Tensor& self, IntArrayRef dims, bool keepdim, ScalarType out_dtype) {
   // BEGIN SOLUTION name="tinytorch::native::sum" lesson="7. Reductions"
   std::vector<int64_t> kept_sizes = self.sizes().vec();
@@ -55,10 +53,10 @@ Tensor sum(const Tensor& self, IntArrayRef dims, bool keepdim, ScalarType out_dt
   // END SOLUTION
 }
 
-// TODO: mean(self, dims, keepdim, out_dtype) -- sum / number of elements reduced.
-//   out_dtype is floating (the given code checked). Reuse your sum(), then divide every element of
-//   its (fresh, contiguous) result by the product of the reduced sizes, inside
-//   TT_DISPATCH_FLOATING_TYPES(out_dtype, "mean", [&] { ... }).
+// TODO: mean(self, dims, keepdim, out_dtype) -> the mean of self's elements along `dims`, in
+//   out_dtype, shaped as sum() shapes it (lesson section 7). out_dtype is floating (the given code
+//   checked); TT_DISPATCH_FLOATING_TYPES(out_dtype, "mean", [&] { ... scalar_t ... }) gives you its
+//   element type. Throws nothing.
 //   Example: [[1, 2], [3, 4]] over dims {0} -> [2, 3].
 Tensor mean(const Tensor& self, IntArrayRef dims, bool keepdim, ScalarType out_dtype) {
   // BEGIN SOLUTION name="tinytorch::native::mean" lesson="7. Reductions"
@@ -73,14 +71,10 @@ Tensor mean(const Tensor& self, IntArrayRef dims, bool keepdim, ScalarType out_d
   // END SOLUTION
 }
 
-// TODO: max_min_dim(self, dim, keepdim, find_max) -- along `dim`, the largest (find_max) or
-// smallest value and the index where it is first found.
-//   `dim` is wrapped and self.size(dim) > 0 (the given code checked).
-//   1. The kept shape: self's sizes with sizes[dim] = 1. values = empty(kept, self.options()),
-//      indices = empty(kept, kLong).
-//   2. For each output position (odometer over the kept shape), scan k = 0..size(dim)-1 along dim;
-//      keep the first best value. NaN beats everything (PyTorch propagates NaN): use is_nan(v).
-//   3. keepdim == false: drop `dim` from both results (views, as in sum).
+// TODO: max_min_dim(self, dim, keepdim, find_max) -> (values, indices): along `dim`, the largest
+//   (find_max) or smallest value and the index (int64) where it is FIRST found; shaped as sum()
+//   shapes a one-dim reduction (lesson section 7). `dim` is wrapped and self.size(dim) > 0 (the
+//   given code checked). NaN beats every number, as in PyTorch (is_nan(v) tells). Throws nothing.
 //   Example: [[1, 5, 5], [7, 7, 0]] along dim 1, max -> values [5, 7], indices [1, 0].
 std::tuple<Tensor, Tensor> max_min_dim(const Tensor& self, int64_t dim, bool keepdim, bool find_max) {
   // BEGIN SOLUTION name="tinytorch::native::max_min_dim" lesson="7. Reductions"

@@ -8,15 +8,13 @@
 
 namespace tinytorch {
 
-// TODO: infer_view_size(shape, numel) -- the sizes view()/reshape() will use.
-//   1. At most one entry may be -1 ("infer me"): a second one throws "only one dimension can be inferred".
-//      Any other negative entry throws "invalid shape dimension -2" (with the entry).
-//   2. Multiply the other entries. Without -1 the product must equal numel. With -1, the product
-//      must divide numel and the -1 becomes numel / product.
-//   3. Otherwise throw LibTorch's error: "shape '[2, 2]' is invalid for input of size 6"
-//      (streaming an IntArrayRef prints "[2, 2]"). A -1 next to a 0 in a shape for 0 elements is
-//      ambiguous: "cannot reshape tensor of 0 elements into shape [-1, 0] because the unspecified
-//      dimension size -1 can be any value and is ambiguous".
+// TODO: infer_view_size(shape, numel) -> the sizes view()/reshape() will use: `shape` with its -1
+//   ("infer me"), if any, replaced so that the sizes multiply to numel (lesson section 5).
+//   Errors, LibTorch's messages: a second -1 -> "only one dimension can be inferred"; any other
+//   negative entry -> "invalid shape dimension -2" (with the entry); sizes that cannot make numel ->
+//   "shape '[2, 2]' is invalid for input of size 6" (streaming an IntArrayRef prints "[2, 2]");
+//   a -1 beside a 0 for 0 elements -> "cannot reshape tensor of 0 elements into shape [-1, 0]
+//   because the unspecified dimension size -1 can be any value and is ambiguous".
 //   Examples: ({-1, 3}, 6) -> {2, 3};   ({2, -1, 2}, 8) -> {2, 2, 2};   ({4, -1}, 6) -> error.
 std::vector<int64_t> infer_view_size(IntArrayRef shape, int64_t numel) {
   // BEGIN SOLUTION name="tinytorch::infer_view_size" lesson="5. Views: reshape, view, transpose, permute"
@@ -45,10 +43,10 @@ std::vector<int64_t> infer_view_size(IntArrayRef shape, int64_t numel) {
 
 namespace native {
 
-// TODO: transpose(self, dim0, dim1) -- the view with dims dim0 and dim1 swapped.
-//   1. Wrap both dims with maybe_wrap_dim(dim, self.dim()) (negative dims count from the end; it
-//      throws "Dimension out of range ..." for you).
-//   2. Swap the two sizes AND the two strides; keep the storage offset. No data moves.
+// TODO: transpose(self, dim0, dim1) -> the view of self with dims dim0 and dim1 swapped (lesson
+//   section 5): same storage, no data moves. Negative dims count from the end.
+//   Errors: a dim out of range -> LibTorch's "Dimension out of range (expected to be in range of
+//   [-2, 1], but got 2)"; maybe_wrap_dim(dim, self.dim()) wraps a dim and throws it for you.
 //   Example: sizes {2, 3}, strides {3, 1} -> sizes {3, 2}, strides {1, 3}.
 Tensor transpose(const Tensor& self, int64_t dim0, int64_t dim1) {
   // BEGIN SOLUTION name="tinytorch::native::transpose" lesson="5. Views: reshape, view, transpose, permute"
@@ -64,12 +62,12 @@ Tensor transpose(const Tensor& self, int64_t dim0, int64_t dim1) {
   // END SOLUTION
 }
 
-// TODO: permute(self, dims) -- the view whose dim i is self's dim dims[i].
-//   1. dims must name every dim once. A wrong count throws LibTorch's (odd but exact) message:
-//      "permute(sparse_coo): number of dimensions in the tensor input does not match the length of
-//      the desired ordering of dimensions i.e. input.dim() = 2 is not equal to len(dims) = 3";
-//      a repeated dim throws "permute(): duplicate dims are not allowed.". Wrap each dim first.
-//   2. new sizes[i] = sizes[dims[i]], new strides[i] = strides[dims[i]]; same storage offset.
+// TODO: permute(self, dims) -> the view whose dim i is self's dim dims[i] (lesson section 5): same
+//   storage and offset, no data moves. Negative dims count from the end.
+//   Errors, LibTorch's (odd but exact) messages: a wrong count -> "permute(sparse_coo): number of
+//   dimensions in the tensor input does not match the length of the desired ordering of dimensions
+//   i.e. input.dim() = 2 is not equal to len(dims) = 3"; a repeated dim -> "permute(): duplicate
+//   dims are not allowed."; a dim out of range -> maybe_wrap_dim's error.
 //   Example: sizes {2, 3, 4}, strides {12, 4, 1}, dims {2, 0, 1} -> sizes {4, 2, 3}, strides {1, 12, 4}.
 Tensor permute(const Tensor& self, IntArrayRef dims) {
   // BEGIN SOLUTION name="tinytorch::native::permute" lesson="5. Views: reshape, view, transpose, permute"

@@ -19,11 +19,11 @@
 namespace tinytorch {
 namespace native {
 
-// TODO: relu(self) -- out[i] = max(self[i], 0), same dtype as self (Long, Float or Double).
-//   Use TT_DISPATCH_NUMERIC_TYPES (integers are allowed: relu of int64 is int64).
-//   LibTorch's relu(NaN) is NaN. Every comparison with NaN is false, so `x > 0 ? x : 0` turns NaN
-//   into 0 while `x < 0 ? 0 : x` keeps it: pick the one that matches.
-//   Example: [-2, -0.5, 0, 3] -> [0, 0, 0, 3].
+// TODO: relu(self) -> max(x, 0) for every element, same shape and dtype as self (Long, Float or
+//   Double: relu of int64 is int64), like LibTorch's (lesson section 2): relu(NaN) is NaN. self is
+//   contiguous (the given torch::relu made it so). TT_DISPATCH_NUMERIC_TYPES gives you scalar_t.
+//   Throws nothing (the given code refused bool).
+//   Example: [-2, -0.5, 0, 3] -> [0, 0, 0, 3];  [NaN, -1] -> [NaN, 0].
 Tensor relu(const Tensor& self) {
   // BEGIN SOLUTION name="tinytorch::native::relu" lesson="2. ReLU"
   Tensor out = empty(self.sizes(), self.options());
@@ -39,12 +39,10 @@ Tensor relu(const Tensor& self) {
   // END SOLUTION
 }
 
-// TODO: sigmoid(self) -- out[i] = 1 / (1 + exp(-x)) without ever overflowing exp().
-//   The naive formula computes exp(1000) for x = -1000: inf in float and double. Split on the sign:
-//     x >= 0:  z = exp(-x) is in (0, 1]           -> 1 / (1 + z)
-//     x <  0:  z = exp(x)  is in (0, 1)           -> z / (1 + z)
-//   Both branches are the same function; each only calls exp() on a non-positive number.
-//   self is Float or Double: use TT_DISPATCH_FLOATING_TYPES and std::exp on scalar_t.
+// TODO: sigmoid(self) -> 1 / (1 + exp(-x)) for every element, same shape and dtype as self (Float or
+//   Double; the given code converted integers), without ever overflowing exp() or producing NaN
+//   for a finite input (lesson section 3 shows why the naive formula does). TT_DISPATCH_FLOATING_TYPES
+//   gives you scalar_t. Throws nothing.
 //   Example: [-1000, 0, 1000] -> [0, 0.5, 1]; sigmoid(1) = 0.7310586.
 Tensor sigmoid(const Tensor& self) {
   // BEGIN SOLUTION name="tinytorch::native::sigmoid" lesson="3. Sigmoid"
@@ -68,16 +66,12 @@ Tensor sigmoid(const Tensor& self) {
   // END SOLUTION
 }
 
-// TODO: softmax(self, dim) -- exp(x) / sum(exp(x)) along `dim`, computed stably.
-//   A contiguous tensor of sizes (d0, ..., dk) seen along `dim` is a 3-D block (outer, n, inner):
-//     outer = product of the sizes before dim, n = self.size(dim), inner = product of those after.
-//   Element (o, j, i) lives at o * n * inner + j * inner + i; a "row" is j = 0..n-1 for fixed (o, i).
-//   For every row:
-//     1. m = the row's maximum (start from -infinity: std::numeric_limits<scalar_t>::infinity()).
-//     2. e_j = exp(x_j - m)  (every exponent is <= 0: nothing overflows), total = sum of e_j.
-//     3. out_j = e_j / total.
-//   A row of all -inf has m = -inf and x - m = NaN: the result is NaN, exactly as LibTorch.
-//   Example: [1, 2, 3] -> [0.0900306, 0.2447285, 0.6652410]; [1000, 1001] -> [0.2689414, 0.7310586].
+// TODO: softmax(self, dim) -> exp(x) / sum(exp(x)) along `dim` (wrapped, 0 <= dim < self.dim(), or
+//   0 for a 0-dim tensor), same shape and floating dtype as self, computed without overflow for any
+//   finite logits (lesson section 5). self is contiguous. A row of all -inf gives NaN, as LibTorch.
+//   Throws nothing (the given torch::softmax checked the arguments).
+//   Example: [1, 2, 3] -> [0.0900306, 0.2447285, 0.6652410]; [1000, 1001] -> [0.2689414, 0.7310586];
+//   on a (2, 3) tensor, dim 1 normalises each row and dim 0 each column.
 Tensor softmax(const Tensor& self, int64_t dim) {
   // BEGIN SOLUTION name="tinytorch::native::softmax" lesson="5. Softmax"
   Tensor out = empty(self.sizes(), self.options());
@@ -106,12 +100,11 @@ Tensor softmax(const Tensor& self, int64_t dim) {
   // END SOLUTION
 }
 
-// TODO: log_softmax(self, dim) -- log(softmax(x)) along `dim`, without computing softmax first.
-//   log(exp(x_j) / sum_k exp(x_k)) = (x_j - m) - log(sum_k exp(x_k - m)) for any m; take m = max.
-//   Same rows as softmax. Per row: m, then lse = log(sum_k exp(x_k - m)), then out_j = x_j - m - lse.
-//   Why not log(softmax(x))? softmax underflows to 0 for very negative x_j and log(0) = -inf,
-//   while x_j - m - lse stays finite: log_softmax([0, -200]) in float = [0, -200], not [0, -inf].
-//   Example: [1, 2, 3] -> [-2.4076059, -1.4076059, -0.4076059].
+// TODO: log_softmax(self, dim) -> log(softmax(x)) along `dim`, same arguments as softmax, computed
+//   without taking softmax first: finite wherever the result is finite, even where softmax
+//   underflows to 0 (lesson section 6). Throws nothing.
+//   Example: [1, 2, 3] -> [-2.4076059, -1.4076059, -0.4076059]; in float32 [0, -200] -> [0, -200],
+//   not [0, -inf].
 Tensor log_softmax(const Tensor& self, int64_t dim) {
   // BEGIN SOLUTION name="tinytorch::native::log_softmax" lesson="6. Log-softmax"
   Tensor out = empty(self.sizes(), self.options());

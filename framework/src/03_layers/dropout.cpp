@@ -8,14 +8,13 @@
 namespace tinytorch {
 namespace nn {
 
-// TODO: forward(input) -- inverted dropout.
-//   1. If !is_training(), or p == 0, or input.numel() == 0: return input itself (no copy, no cost).
-//   2. If p == 1: every element is dropped; return input * 0 (input.mul_(0) when options.inplace()).
-//   3. Otherwise keep each element with probability q = 1 - p: mask = (rand_like(input) < q), a bool
-//      tensor; turn it into input's dtype with .to(input.scalar_type()) and divide it by q, so a kept
-//      element is scaled by 1/q and the expected value of every element stays what it was.
-//   4. Return input * mask (input.mul_(mask) when options.inplace()).
-//   Example: p = 0.5 on ones(1000): about 500 zeros, the others exactly 2.
+// TODO: forward(input) -- inverted dropout (lesson section 6). In training mode each element is
+//   zeroed with probability p (options.p()), drawn from TinyTorch's generator, fresh on every call,
+//   and each survivor is scaled so that every element's expected value is unchanged. In eval mode,
+//   or with p == 0, or for an empty input, the result is input itself (no copy). p == 1 zeroes
+//   everything. With options.inplace() the input is modified and returned. Throws nothing (p was
+//   checked when the module was built).
+//   Example: p = 0.5 on ones(1000) in training mode: about 500 zeros, the others exactly 2.
 Tensor DropoutImpl::forward(Tensor input) {
   // BEGIN SOLUTION name="tinytorch::nn::DropoutImpl::forward" lesson="6. Dropout"
   const double p = options.p();

@@ -11,13 +11,12 @@
 namespace tinytorch {
 namespace nn {
 
-// TODO: reset_parameters() -- LibTorch's default initialisation, drawn from TinyTorch's generator.
-//   1. bound = 1 / sqrt(in_features), with in_features = options.in_features() (use double arithmetic).
-//   2. Fill weight in place with values uniform on [-bound, bound]: init::uniform_(weight, -bound, bound).
-//      (This is init::kaiming_uniform_(weight, sqrt(5)): gain sqrt(2 / (1 + 5)) times sqrt(3 / fan_in).)
-//   3. If bias.defined(), fill it the same way, with the same bound.
-//   Fill in place: the registered parameter and `weight` are the same tensor, so do not assign a new one.
-//   Example: Linear(4, 3): every weight and bias lies in [-0.5, 0.5].
+// TODO: reset_parameters() -- LibTorch's default initialisation of Linear (lesson section 3): every
+//   element of weight, and of bias when it is defined, drawn uniformly from the interval section 3
+//   derives from in_features (options.in_features()), using TinyTorch's generator (so
+//   torch::manual_seed makes it reproducible). In place: the registered parameters keep their
+//   tensors and storage (same data_ptr()). Throws nothing.
+//   Example: Linear(4, 3): every weight and bias lies in [-0.5, 0.5], and they differ.
 void LinearImpl::reset_parameters() {
   // BEGIN SOLUTION name="tinytorch::nn::LinearImpl::reset_parameters" lesson="3. Linear: initialisation"
   const double bound = 1.0 / std::sqrt(static_cast<double>(options.in_features()));
@@ -26,11 +25,10 @@ void LinearImpl::reset_parameters() {
   // END SOLUTION
 }
 
-// TODO: forward(input) -- y = input W^T + b for input of shape (*, in_features).
-//   1. output = input.matmul(weight.t()): weight is (out, in), so its transpose (in, out) maps the
-//      last dimension from in_features to out_features; matmul handles any leading dimensions.
-//   2. If bias.defined(), add it: broadcasting adds the (out_features) vector to every row.
-//   3. Return output. A wrong input width is reported by matmul ("mat1 and mat2 shapes cannot be multiplied").
+// TODO: forward(input) -> input W^T + b for input of shape (*, in_features) (any number of leading
+//   dims, including none and an empty batch): shape (*, out_features) (lesson section 4). Without
+//   bias, input W^T.
+//   Errors: a wrong input width -> matmul's "mat1 and mat2 shapes cannot be multiplied (1x3 and 2x2)".
 //   Example: weight [[1, 2], [3, 4]], bias [10, 20], input [[1, 1]] -> [[13, 27]].
 Tensor LinearImpl::forward(const Tensor& input) {
   // BEGIN SOLUTION name="tinytorch::nn::LinearImpl::forward" lesson="4. Linear: forward"

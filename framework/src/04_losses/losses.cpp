@@ -19,10 +19,10 @@
 namespace tinytorch {
 namespace native {
 
-// TODO: mse_loss(self, target, reduction) -- the squared differences, reduced.
-//   Composite: diff = self - target (broadcasts, as LibTorch's does), square it (diff * diff),
-//   and return apply_loss_reduction(squared, reduction) -- it gives back the tensor itself for
-//   Reduction::None, its mean() for Mean, its sum() for Sum.
+// TODO: mse_loss(self, target, reduction) -> the squared differences of self and target (which
+//   broadcast, as LibTorch's do), reduced (lesson section 2): Reduction::None keeps one per
+//   element, Mean averages them (0-dim), Sum adds them (0-dim). apply_loss_reduction(t, reduction)
+//   is given. Throws nothing (the given torch::mse_loss checked the dtypes).
 //   Example: [1, 2, 3] vs [1.5, 2.5, 2.8] -> (0.25 + 0.25 + 0.04) / 3 = 0.18.
 Tensor mse_loss(const Tensor& self, const Tensor& target, int64_t reduction) {
   // BEGIN SOLUTION name="tinytorch::native::mse_loss" lesson="2. Mean squared error"
@@ -31,16 +31,14 @@ Tensor mse_loss(const Tensor& self, const Tensor& target, int64_t reduction) {
   // END SOLUTION
 }
 
-// TODO: nll_loss(self, target, weight, reduction, ignore_index) -- negative log-likelihood.
+// TODO: nll_loss(self, target, weight, reduction, ignore_index) -> the negative log-likelihood of
+//   the target classes (lesson section 3).
 //   self: (N, C) log-probabilities, contiguous, Float or Double; target: (N) int64 class indices;
 //   weight: undefined (every class weighs 1) or (C) with self's dtype (weight.defined() tells).
-//   For each sample n, with t = target[n]:
-//     - t == ignore_index: the sample contributes 0 and weighs nothing;
-//     - otherwise t must be a class: TT_CHECK(0 <= t && t < C, "Target ", t, " is out of bounds.");
-//       w = weight[t] (or 1); loss[n] = -w * self[n][t]; add w to the total weight.
-//   Reduction::None -> the (N) tensor of losses; Sum -> their sum (0-dim);
-//   Mean -> their sum divided by the total weight (0-dim; 0 / 0 = NaN when every sample is
-//   ignored, as LibTorch gives).
+//   A sample whose target is ignore_index contributes nothing, to the losses or to the weights.
+//   Reduction::None -> the (N) losses; Sum -> their sum; Mean -> their weighted mean, dividing by the
+//   total weight of the counted samples (0 / 0 = NaN when every sample is ignored, as LibTorch).
+//   Errors: a target outside 0..C-1 (and not ignore_index) -> "Target 5 is out of bounds."
 //   Example: self [[-0.5, -1.0], [-2.0, -0.1]], target [0, 1] -> mean of 0.5 and 0.1 = 0.3;
 //            with weight [1, 3]: (1 * 0.5 + 3 * 0.1) / (1 + 3) = 0.2.
 Tensor nll_loss(const Tensor& self, const Tensor& target, const Tensor& weight, int64_t reduction,
@@ -72,14 +70,12 @@ Tensor nll_loss(const Tensor& self, const Tensor& target, const Tensor& weight, 
   // END SOLUTION
 }
 
-// TODO: cross_entropy(self, target, weight, reduction, ignore_index) -- softmax + negative log-likelihood.
-//   self: (N, C) raw scores ("logits"), Float or Double; target: (N) int64 class indices.
-//   Composite, two lines: log-probabilities with torch::log_softmax over the class dim (1), then
-//   tinytorch::nll_loss(log_probs, target, weight, reduction, ignore_index) (the public one: it
-//   checks the targets and calls your kernel above).
-//   Never softmax then log: softmax rounds tiny probabilities to 0 and log(0) = -inf, while
-//   log_softmax stays finite (logits [100, 0] with target 1 -> loss 100, not inf).
-//   Example: logits [[1, 2, 3]], target [2] -> -log_softmax[2] = log(e^-2 + e^-1 + 1) = 0.4076059.
+// TODO: cross_entropy(self, target, weight, reduction, ignore_index) -> LibTorch's cross-entropy of
+//   raw scores ("logits") self, (N, C) Float or Double, against int64 class indices target, (N);
+//   weight, reduction and ignore_index mean what they mean for nll_loss (lesson section 4).
+//   It must stay finite for any finite logits (logits [100, 0] with target 1 -> loss 100, not inf).
+//   Errors: those of the public tinytorch::nll_loss, which checks the targets.
+//   Example: logits [[1, 2, 3]], target [2] -> log(e^-2 + e^-1 + 1) = 0.4076059.
 Tensor cross_entropy(const Tensor& self, const Tensor& target, const Tensor& weight, int64_t reduction,
                      int64_t ignore_index) {
   // BEGIN SOLUTION name="tinytorch::native::cross_entropy" lesson="4. Cross-entropy"
@@ -88,16 +84,14 @@ Tensor cross_entropy(const Tensor& self, const Tensor& target, const Tensor& wei
   // END SOLUTION
 }
 
-// TODO: binary_cross_entropy(self, target, weight, reduction) -- for probabilities p = self
-// (from a sigmoid) and targets y in [0, 1]:
-//     loss[i] = -w[i] * (y * log(p) + (1 - y) * log(1 - p))
-//   self, target (and weight, when defined) are contiguous with the same sizes and floating dtype.
-//   1. Every p must be a probability: TT_CHECK(p >= 0 && p <= 1, "all elements of input should be
-//      between 0 and 1") (NaN fails this check too, as it should).
-//   2. log(0) = -inf, and 0 * -inf = NaN: clamp each log to at least -100 first, as LibTorch does,
-//      so p = 0 with y = 1 costs exactly 100 and p = 0 with y = 0 costs 0.
-//   3. Return apply_loss_reduction(loss, reduction).
-//   Example: p [0.9, 0.2], y [1, 0] -> [-log 0.9, -log 0.8] = [0.1053605, 0.2231436], mean 0.1642520.
+// TODO: binary_cross_entropy(self, target, weight, reduction) -> LibTorch's binary cross-entropy of
+//   probabilities p = self (from a sigmoid) against targets y in [0, 1], each term weighted by
+//   weight when it is defined, then reduced like mse_loss (lesson section 5). self, target (and
+//   weight) are contiguous with the same sizes and floating dtype. Never inf or NaN for p in
+//   [0, 1]: like LibTorch, each log is clamped to at least -100, so p = 0 with y = 1 costs exactly
+//   100 and p = 0 with y = 0 costs 0.
+//   Errors: any p outside [0, 1], NaN included -> "all elements of input should be between 0 and 1".
+//   Example: p [0.9, 0.2], y [1, 0] -> [0.1053605, 0.2231436] (None), mean 0.1642520.
 Tensor binary_cross_entropy(const Tensor& self, const Tensor& target, const Tensor& weight, int64_t reduction) {
   // BEGIN SOLUTION name="tinytorch::native::binary_cross_entropy" lesson="5. Binary cross-entropy"
   Tensor loss = empty(self.sizes(), self.options());

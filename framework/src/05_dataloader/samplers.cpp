@@ -16,8 +16,9 @@ namespace data {
 namespace samplers {
 
 // TODO: SequentialSampler::reset -- adopt new_size when one is given, and go back to index 0.
+//   Example: after a whole epoch of 5 indices, reset(3) makes the next epoch hand out 0, 1, 2.
 void SequentialSampler::reset(std::optional<size_t> new_size) {
-  // BEGIN SOLUTION name="tinytorch::data::samplers::SequentialSampler::reset" lesson="4. Samplers"
+  // BEGIN SOLUTION name="tinytorch::data::samplers::SequentialSampler::reset" lesson="4. Samplers: order and shuffling"
   if (new_size.has_value()) size_ = *new_size;
   index_ = 0;
   // END SOLUTION
@@ -25,8 +26,9 @@ void SequentialSampler::reset(std::optional<size_t> new_size) {
 
 // TODO: SequentialSampler::next -- the indices index_, index_+1, ... (at most batch_size of them,
 // fewer when the epoch has fewer left), advancing index_; nullopt when none are left.
+//   Example: size 5, batch_size 2 -> {0, 1}, {2, 3}, {4}, then nullopt.
 std::optional<std::vector<size_t>> SequentialSampler::next(size_t batch_size) {
-  // BEGIN SOLUTION name="tinytorch::data::samplers::SequentialSampler::next" lesson="4. Samplers"
+  // BEGIN SOLUTION name="tinytorch::data::samplers::SequentialSampler::next" lesson="4. Samplers: order and shuffling"
   const size_t remaining = size_ - index_;
   if (remaining == 0) return std::nullopt;
   std::vector<size_t> batch(std::min(batch_size, remaining));
@@ -42,10 +44,11 @@ RandomSampler::RandomSampler(int64_t size, ScalarType index_dtype) {
   reset(static_cast<size_t>(size));  // the first epoch's order, drawn now as in LibTorch
 }
 
-// TODO: RandomSampler::reset -- draw a fresh permutation of 0..n-1 with torch::randperm (n is
-// new_size when given, else the current permutation's length) into indices_, and go back to its start.
+// TODO: RandomSampler::reset -- a fresh random order of 0..n-1 from TinyTorch's generator (so
+// torch::manual_seed makes it reproducible) in indices_ (n is new_size when given, else the current
+// order's length), and go back to its start. Example: reset(4) may give the order 2, 0, 3, 1.
 void RandomSampler::reset(std::optional<size_t> new_size) {
-  // BEGIN SOLUTION name="tinytorch::data::samplers::RandomSampler::reset" lesson="4. Samplers"
+  // BEGIN SOLUTION name="tinytorch::data::samplers::RandomSampler::reset" lesson="4. Samplers: order and shuffling"
   const int64_t size = new_size.has_value() ? static_cast<int64_t>(*new_size) : indices_.numel();
   indices_ = randperm(size);
   index_ = 0;
@@ -54,8 +57,9 @@ void RandomSampler::reset(std::optional<size_t> new_size) {
 
 // TODO: RandomSampler::next -- the next (at most batch_size) entries of indices_, as size_t,
 // advancing index_; nullopt when the permutation is used up.
+//   Example: order 2, 0, 3, 1 and batch_size 3 -> {2, 0, 3}, {1}, then nullopt.
 std::optional<std::vector<size_t>> RandomSampler::next(size_t batch_size) {
-  // BEGIN SOLUTION name="tinytorch::data::samplers::RandomSampler::next" lesson="4. Samplers"
+  // BEGIN SOLUTION name="tinytorch::data::samplers::RandomSampler::next" lesson="4. Samplers: order and shuffling"
   const auto remaining = static_cast<size_t>(indices_.numel() - index_);
   if (remaining == 0) return std::nullopt;
   std::vector<size_t> batch(std::min(batch_size, remaining));

@@ -11,11 +11,15 @@ namespace tinytorch {
 namespace data {
 namespace transforms {
 
-// TODO: Stack<Example<>>::apply_batch -- collect the examples' data tensors and stack them; do the
-// same with the targets. Refuse an empty batch. When every target is undefined (a TensorDataset of
-// one tensor), the batch target stays undefined; refuse a mix of defined and undefined targets.
+// TODO: Stack<Example<>>::apply_batch -- one Example whose data is the examples' data tensors stacked
+// along a new dim 0, and whose target is their targets stacked the same way. When every target is
+// undefined (a TensorDataset of one tensor), the batch target stays undefined.
+//   Errors: an empty batch -> "Stack: cannot collate an empty batch of examples"; a mix of defined
+//   and undefined targets -> "Stack: some examples have a target and some do not; a batch needs all
+//   or none"; data of different shapes -> stack's own error.
+//   Example: 2 examples of data {3} and target {} -> data {2, 3}, target {2}.
 Example<> Stack<Example<>>::apply_batch(std::vector<Example<>> examples) {
-  // BEGIN SOLUTION name="tinytorch::data::transforms::Stack<Example<>>::apply_batch" lesson="5. Collation"
+  // BEGIN SOLUTION name="tinytorch::data::transforms::Stack<Example<>>::apply_batch" lesson="5. Collation: Stack"
   TT_CHECK(!examples.empty(), "Stack: cannot collate an empty batch of examples");
   const bool with_targets = examples.front().target.defined();
   std::vector<Tensor> data, targets;
@@ -32,8 +36,9 @@ Example<> Stack<Example<>>::apply_batch(std::vector<Example<>> examples) {
 }
 
 // TODO: Stack<TensorExample>::apply_batch -- the same for examples without targets: stack the data.
+//   Errors: an empty batch -> "Stack: cannot collate an empty batch of examples".
 TensorExample Stack<TensorExample>::apply_batch(std::vector<TensorExample> examples) {
-  // BEGIN SOLUTION name="tinytorch::data::transforms::Stack<TensorExample>::apply_batch" lesson="5. Collation"
+  // BEGIN SOLUTION name="tinytorch::data::transforms::Stack<TensorExample>::apply_batch" lesson="5. Collation: Stack"
   TT_CHECK(!examples.empty(), "Stack: cannot collate an empty batch of examples");
   std::vector<Tensor> data;
   data.reserve(examples.size());

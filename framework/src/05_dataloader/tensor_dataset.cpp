@@ -32,6 +32,8 @@ TensorDataset::TensorDataset(const std::vector<Tensor>& tensors) : TensorDataset
 // TODO: get(index) -- example `index`: row `index` of data, and of targets when targets.defined()
 // (otherwise leave the target undefined: Tensor()). Refuse an index >= the number of examples with a
 // tinytorch::Error whose message says "out of range" and gives the index and the size.
+//   Example: data {3, 2}, targets {3}: get(1) -> (data row 1, shape {2}; targets[1], 0-dim), a view
+//   of the dataset's storage, not a copy.
 Example<> TensorDataset::get(size_t index) {
   // BEGIN SOLUTION name="tinytorch::data::datasets::TensorDataset::get" lesson="3. TensorDataset"
   const auto count = static_cast<size_t>(data.size(0));
@@ -41,7 +43,7 @@ Example<> TensorDataset::get(size_t index) {
   // END SOLUTION
 }
 
-// TODO: size() -- the number of examples (the size of dim 0).
+// TODO: size() -- the number of examples (the size of dim 0). Example: data {3, 2} -> 3.
 std::optional<size_t> TensorDataset::size() const {
   // BEGIN SOLUTION name="tinytorch::data::datasets::TensorDataset::size" lesson="3. TensorDataset"
   return static_cast<size_t>(data.size(0));

@@ -21,12 +21,10 @@
 namespace tinytorch {
 namespace optim {
 
-// TODO: zero_grad() -- zero every parameter's gradient, in every group.
-//   Loop over param_groups_ and each group's params(). A parameter whose grad is undefined
-//   (p.grad().defined() is false: it never took part in a backward) is skipped; otherwise zero its
-//   gradient in place: p.mutable_grad().zero_() (grad() is read-only; mutable_grad() is the same
-//   tensor, writable). LibTorch 1.13 zeros the gradient rather than dropping it, so the memory is
-//   reused by the next backward.
+// TODO: zero_grad() -- after it, every parameter of every group that had a gradient has a gradient
+//   of zeros: the same tensor as before (same data_ptr(), LibTorch 1.13's behaviour), not a new one.
+//   A parameter whose gradient is undefined (it never took part in a backward) keeps it undefined.
+//   Throws nothing. Example: grads [1, 2] and undefined -> [0, 0] (same storage) and undefined.
 void Optimizer::zero_grad() {
   // BEGIN SOLUTION name="torch::optim::Optimizer::zero_grad" lesson="2. zero_grad: gradients accumulate"
   NoGradGuard no_grad;
@@ -38,21 +36,16 @@ void Optimizer::zero_grad() {
   // END SOLUTION
 }
 
-// TODO: the body of SGD's update for one parameter p whose gradient is defined.
-//   The group's options: const auto& options = static_cast<const SGDOptions&>(group.options());
-//   (lr(), momentum(), dampening(), weight_decay(), nesterov()). In order:
-//   1. d_p = p.grad(); if weight_decay != 0: d_p = d_p.add(p, weight_decay)   (a new tensor: never
-//      modify p.grad() itself, the caller may still read it)
-//   2. if momentum != 0, the momentum buffer lives in state_[param_state_key(p)]:
-//        - first step (no entry yet): buf = d_p.clone(); store it:
-//            auto state = std::make_unique<SGDParamState>(); state->momentum_buffer(buf);
-//            state_[key] = std::move(state);
-//        - later steps: buf = static_cast<SGDParamState&>(*state_[key]).momentum_buffer();
-//            buf.mul_(momentum).add_(d_p, 1 - dampening);   (in place: the state keeps it)
-//        then d_p = nesterov ? d_p.add(buf, momentum) : buf
-//   3. p.add_(d_p, -lr)
+// TODO: the body of SGD's update for one parameter p whose gradient is defined: LibTorch's SGD
+//   with the group's options (static_cast<const SGDOptions&>(group.options()): lr, momentum,
+//   dampening, weight_decay, nesterov), in the order of lesson section 3 (weight decay, momentum,
+//   Nesterov, the step).
+//   Contract: p changes in place (same tensor, same storage); p.grad() is left exactly as backward
+//   wrote it; with momentum != 0 the parameter's buffer is an SGDParamState stored under
+//   state_[param_state_key(p)], created on its first step and updated in place afterwards; with
+//   momentum == 0 no state is created. Options were checked when the optimizer was built.
 //   Example: p = [1, 2], grad = [0.1, 0.2], lr 0.1 -> p = [0.99, 1.98]. With momentum 0.9 and the
-//   same gradient again, the second step uses buf = 0.9 * [0.1, 0.2] + [0.1, 0.2] = [0.19, 0.38].
+//   same gradient again, the second step moves p by 0.1 * [0.19, 0.38].
 Tensor SGD::step(LossClosure closure) {
   NoGradGuard no_grad;
   Tensor loss = evaluate_closure(closure);
@@ -87,10 +80,10 @@ Tensor SGD::step(LossClosure closure) {
 
 namespace detail {
 
-// TODO: adam_update_moments -- update Adam's two moving averages in place.
-//   exp_avg    = beta1 * exp_avg    + (1 - beta1) * grad          exp_avg.mul_(beta1).add_(grad, 1 - beta1)
-//   exp_avg_sq = beta2 * exp_avg_sq + (1 - beta2) * grad * grad
-//   In place (mul_, add_): the tensors are the optimizer's state and must keep their storage.
+// TODO: adam_update_moments -- one step of Adam's two moving averages (lesson section 4): exp_avg
+//   of the gradient with weight beta1 on the past, exp_avg_sq of the squared gradient with weight
+//   beta2. All three tensors have the parameter's shape; grad is not changed. In place: the two
+//   moments are the optimizer's state and must keep their storage (same data_ptr()).
 //   Example: from zeros, grad = [0.1, 0.2], betas (0.9, 0.999) -> exp_avg = [0.01, 0.02],
 //   exp_avg_sq = [1e-05, 4e-05].
 void adam_update_moments(Tensor& exp_avg, Tensor& exp_avg_sq, const Tensor& grad, double beta1, double beta2) {
@@ -100,14 +93,12 @@ void adam_update_moments(Tensor& exp_avg, Tensor& exp_avg_sq, const Tensor& grad
   // END SOLUTION
 }
 
-// TODO: adam_apply_update -- the bias-corrected step, in place on param.
-//   bias_correction1 = 1 - beta1^step,  bias_correction2 = 1 - beta2^step   (std::pow)
-//   denom = sqrt(second_moment) / sqrt(bias_correction2) + eps             (a new tensor)
-//   param -= (lr / bias_correction1) * exp_avg / denom                       param.add_(..., -step_size)
-//   eps is added after the square root and the correction, as LibTorch does: the order changes the
-//   result when the gradients are tiny.
-//   Example: the first step (step = 1) of any gradient moves each weight by about lr against the
-//   sign of its gradient: m / (1 - beta1) = g and sqrt(v / (1 - beta2)) = |g|.
+// TODO: adam_apply_update -- Adam's bias-corrected step (lesson section 5), in place on param.
+//   exp_avg and second_moment (exp_avg_sq, or amsgrad's running maximum of it) are read, not
+//   changed; step is the parameter's own step count, 1 on its first update. Match LibTorch to the
+//   last bit: where eps enters the computation matters when the gradients are tiny (section 5).
+//   Example: on the first step (step = 1), any gradient moves each weight by almost exactly lr
+//   against the sign of its gradient: p = [1, 1], grad = [0.5, -2], lr 0.1 -> p ~ [0.9, 1.1].
 void adam_apply_update(Tensor& param, const Tensor& exp_avg, const Tensor& second_moment, int64_t step, double lr,
                        double beta1, double beta2, double eps) {
   // BEGIN SOLUTION name="torch::optim::detail::adam_apply_update" lesson="5. Adam: bias correction and the step"

@@ -17,22 +17,19 @@ namespace tinytorch {
 namespace nn {
 namespace utils {
 
-// TODO: clip_grad_norm_(parameters, max_norm, norm_type, error_if_nonfinite) -> the total norm.
-//   1. TT_CHECK(norm_type > 0, ...): a norm needs a positive order (infinity is allowed).
-//   2. Collect the defined gradients; with none, return 0.0.
-//   3. The total norm of all the gradients taken as one vector, in double:
-//        norm_type infinite (std::isinf): the largest |g| of any element: grad.abs().max().item<double>();
-//        otherwise: (sum over every element of every gradient of |g|^p)^(1/p), with p = norm_type;
-//          one gradient's share is grad.abs().pow(p).sum(kDouble).item<double>().
-//   4. If error_if_nonfinite and the norm is NaN or infinite (!std::isfinite), throw with LibTorch's
-//      message: TT_CHECK(..., "The total norm of order ", norm_type, " for gradients from `parameters` ",
-//      "is non-finite, so it cannot be clipped. To disable this error and scale the gradients with the ",
-//      "non-finite norm anyway, set `error_if_nonfinite=false`").
-//   5. clip_coef = max_norm / (total_norm + 1e-6); unless clip_coef >= 1, multiply every gradient by
-//      it in place (under a NoGradGuard). The 1e-6 keeps a zero norm from dividing by zero; writing
-//      the test as !(clip_coef >= 1) also scales by a NaN coefficient, as LibTorch does, so that a
-//      NaN norm shows up in the weights instead of being skipped silently.
-//   6. Return the total norm measured in step 3 (before clipping).
+// TODO: clip_grad_norm_(parameters, max_norm, norm_type, error_if_nonfinite) -> the total norm,
+//   LibTorch's (lesson section 3).
+//   Contract: the norm of order norm_type of all the defined gradients taken as ONE vector (infinity:
+//   the largest |element|), computed in double; every defined gradient is then multiplied in place
+//   (unrecorded by autograd) by LibTorch's clip coefficient, max_norm / (total_norm + 1e-6) clamped
+//   to at most 1, which leaves small gradients alone and lets a NaN norm reach the gradients;
+//   parameters without a gradient are skipped; with none at all the result is 0.0. Returns the norm
+//   measured before clipping.
+//   Errors: norm_type <= 0 -> "clip_grad_norm_: norm_type must be positive (2 for the Euclidean
+//   norm, infinity for the largest element), but got 0"; with error_if_nonfinite, a NaN or infinite
+//   norm -> LibTorch's "The total norm of order 2 for gradients from `parameters` is non-finite, so
+//   it cannot be clipped. To disable this error and scale the gradients with the non-finite norm
+//   anyway, set `error_if_nonfinite=false`".
 //   Example: gradients [3, 4] and [12]: norm sqrt(9 + 16 + 144) = 13; with max_norm 1 they become
 //   [3, 4] / 13 and [12] / 13 (norm 1), and 13 is returned. With norm_type infinity the norm is 12.
 double clip_grad_norm_(std::vector<Tensor> parameters, double max_norm, double norm_type, bool error_if_nonfinite) {

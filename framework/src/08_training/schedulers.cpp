@@ -13,9 +13,9 @@
 namespace tinytorch {
 namespace optim {
 
-// TODO: StepLR::get_lrs() -- decay by gamma every step_size_ steps, LibTorch's way.
-//   Start from the current rates (get_current_lrs()). When step_count_ is not 0 and is a multiple
-//   of step_size_, multiply every rate by gamma_; otherwise return them unchanged.
+// TODO: StepLR::get_lrs() -> one rate per parameter group, for the call numbered step_count_ (0 on
+//   the first call): LibTorch's StepLR (lesson section 2), which decays every rate by gamma_ every
+//   step_size_ calls, starting from the rates the groups have now. Throws nothing.
 //   Example: lr 1, step_size 2, gamma 0.5; the rate after each call of step(), for calls 1 to 7:
 //   1, 1, 0.5, 0.5, 0.25, 0.25, 0.125 (the call with step_count_ == 2 is the first to decay).
 std::vector<double> StepLR::get_lrs() {
@@ -27,13 +27,12 @@ std::vector<double> StepLR::get_lrs() {
   // END SOLUTION
 }
 
-// TODO: CosineAnnealingLR::get_lrs() -- the closed form, one rate per parameter group.
-//   For each base_lrs_[i]: eta_min_ + (base_lrs_[i] - eta_min_) * (1 + cos(pi * t / T_max_)) / 2
-//   with t = step_count_ (compute in double: static_cast<double>(step_count_); pi is M_PI, or
-//   std::acos(-1.0)). Unlike StepLR it never reads the current rates: the closed form depends on
-//   t alone, so a rate changed by hand is overwritten at the next step.
+// TODO: CosineAnnealingLR::get_lrs() -> one rate per parameter group: PyTorch's closed form (lesson
+//   section 2) at t = step_count_, from each group's starting rate (base_lrs_[i]) down to eta_min_
+//   at t = T_max_. It depends on t alone, never on the current rates, so a rate changed by hand is
+//   overwritten at the next step. Throws nothing.
 //   Example: base 0.1, eta_min 0.01, T_max 100: t = 0 -> 0.1, t = 25 -> 0.0868198, t = 50 -> 0.055,
-//   t = 100 -> 0.01, t = 150 -> 0.055 (climbing again).
+//   t = 100 -> 0.01, t = 150 -> 0.055 (past T_max the formula climbs again).
 std::vector<double> CosineAnnealingLR::get_lrs() {
   // BEGIN SOLUTION name="tinytorch::optim::CosineAnnealingLR::get_lrs" lesson="2. Learning-rate schedules"
   const double pi = std::acos(-1.0);

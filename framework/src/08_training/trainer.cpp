@@ -19,14 +19,16 @@
 namespace tinytorch {
 namespace training {
 
-// TODO: process_batch(input, target) -- forward, loss and backward of one batch.
-//   1. batch_size = input.size(0); refuse an empty batch: TT_CHECK(batch_size > 0, "Trainer: empty batch ...").
-//   2. output = forward_(input); loss = loss_fn_(output, target).
-//   3. Backward the SUMMED loss, (loss * batch_size).backward(): gradients then add up over every
-//      sample of the batches until the next update, which divides by the number of samples.
-//   4. Return {loss.item<double>(), batch_size, count_correct(output, target)}.
-//   Example: Linear(1, 1) without bias, w = 1, input [[1], [3]], target [[0], [0]], MSE: loss
-//   (1 + 9) / 2 = 5, the summed loss is 10 and w.grad() = 2*1*1 + 2*3*3 = 20.
+// TODO: process_batch(input, target) -> BatchResult{mean loss, samples, correct} -- forward, loss and
+//   backward of one batch (lesson section 4). input's first dim is the batch (size B).
+//   Contract: the returned loss is the batch's mean loss (loss_fn_'s value); the gradients of the
+//   parameters grow by the gradient of the batch's SUMMED loss (B times the mean's), so that they add
+//   up per sample until the next update divides by the sample count; the optimizer is not touched;
+//   `correct` is count_correct(output, target) (std::nullopt for a regression loss).
+//   Errors: an empty batch (B == 0) -> TT_CHECK failure "Trainer: empty batch (input of shape [0, 1]);
+//   every batch needs at least one sample".
+//   Example: Linear(1, 1) without bias, w = 1, input [[1], [3]], target [[0], [0]], MSE: returns
+//   loss 5 ((1 + 9) / 2) and 2 samples, and w.grad() becomes 20 (2*1*1 + 2*3*3).
 BatchResult Trainer::process_batch(const Tensor& input, const Tensor& target) {
   // BEGIN SOLUTION name="tinytorch::training::Trainer::process_batch" lesson="4. One batch: process_batch"
   const int64_t batch_size = input.size(0);
@@ -39,14 +41,14 @@ BatchResult Trainer::process_batch(const Tensor& input, const Tensor& target) {
   // END SOLUTION
 }
 
-// TODO: optimizer_update(sample_count) -- one optimizer step on the gradients accumulated so far.
-//   1. TT_CHECK(sample_count > 0, ...).
-//   2. Under a NoGradGuard, divide the gradient of every parameter in parameters_ that has one
-//      (p.grad().defined()) by sample_count, in place: the summed gradient becomes the mean.
-//   3. If options_.clip_grad_norm() has a value, nn::utils::clip_grad_norm_(parameters_, *value).
-//   4. optimizer_.step(); optimizer_.zero_grad(); ++step_.
-//   Example: w.grad() = 20 after the example above, sample_count 2, SGD lr 0.1: the mean gradient
-//   is 10 and w becomes 1 - 0.1 * 10 = 0; with clip_grad_norm 0.5 it becomes 1 - 0.1 * 0.5 = 0.95.
+// TODO: optimizer_update(sample_count) -- one optimizer step on the gradients accumulated since the
+//   last one (lesson section 5): they are sums over sample_count samples.
+//   Contract: the step uses the MEAN gradient (each defined gradient divided by sample_count, in
+//   place and unrecorded by autograd), clipped by global norm to options_.clip_grad_norm() when that
+//   is set; after it the gradients are zero and step_ has grown by 1.
+//   Errors: sample_count <= 0 -> "Trainer::optimizer_update: sample_count must be positive, but got 0".
+//   Example: w.grad() = 20 after the example above, sample_count 2, SGD lr 0.1: w becomes
+//   1 - 0.1 * 10 = 0; with clip_grad_norm 0.5 it becomes 1 - 0.1 * 0.5 = 0.95.
 void Trainer::optimizer_update(int64_t sample_count) {
   // BEGIN SOLUTION name="tinytorch::training::Trainer::optimizer_update" lesson="5. One update: optimizer_update"
   TT_CHECK(sample_count > 0, "Trainer::optimizer_update: sample_count must be positive, but got ", sample_count);
@@ -64,18 +66,17 @@ void Trainer::optimizer_update(int64_t sample_count) {
   // END SOLUTION
 }
 
-// TODO: train_epoch(batches) -- one pass over the training data.
-//   1. If options_.scheduler() is set, step it first: LibTorch's step() sets this epoch's rate.
-//   2. begin_epoch(); module_->train(); optimizer_.zero_grad().
-//   3. EpochTotals totals; window_batches = 0, window_samples = 0.
-//      while (auto batch = batches.next()):
-//        result = process_batch(batch->data, batch->target); totals.add(result);
-//        count the batch and its samples in the window; when the window holds
-//        options_.accumulation_steps() batches, optimizer_update(window_samples) and empty it;
-//        after_batch(totals).
-//   4. A window left over at the end (fewer batches) gets its own optimizer_update too.
-//   5. TT_CHECK(totals.samples > 0, ...): an epoch without batches is a mistake (an empty loader).
-//   6. return end_epoch(totals.metrics()).
+// TODO: train_epoch(batches) -> the epoch's Metrics -- one pass over the training data (lesson
+//   section 6). batches.next() gives std::optional<Example<>> until the data runs out.
+//   Contract: the scheduler (options_.scheduler(), when set) steps before anything else, LibTorch's
+//   way (its step sets this epoch's rate); the model is in training mode; every batch goes through
+//   process_batch; an update (optimizer_update) follows every options_.accumulation_steps() batches,
+//   with the number of samples in that window, and a shorter window left at the end gets its own
+//   update; the given begin_epoch(), after_batch (after each batch, with the totals so far) and
+//   end_epoch frame the epoch for the clock, progress bar and history; the result is end_epoch's,
+//   from the sample-weighted EpochTotals.
+//   Errors: an epoch without batches -> "Trainer::train_epoch: the loader yielded no batches; check
+//   the dataset's size and that drop_last does not drop the only batch".
 //   Example: accumulation_steps 4 and a single batch: the leftover window of 1 batch is still
 //   stepped, so the epoch makes 1 update, not 0.
 Metrics Trainer::train_epoch(Batches batches) {
@@ -107,12 +108,12 @@ Metrics Trainer::train_epoch(Batches batches) {
   // END SOLUTION
 }
 
-// TODO: evaluate(batches) -- loss and accuracy without training.
-//   1. module_->eval() (Dropout off); a NoGradGuard for the whole loop (no graph is recorded, so
-//      nothing is kept for a backward pass that will not come).
-//   2. For every batch: output = forward_(data); loss = loss_fn_(output, target);
-//      totals.add({loss.item<double>(), data.size(0), count_correct(output, target)}).
-//   3. TT_CHECK(totals.samples > 0, ...); return totals.metrics().
+// TODO: evaluate(batches) -> Metrics -- loss and accuracy without training (lesson section 7).
+//   Contract: the model is in eval mode (Dropout off) and no graph is recorded; no backward, no
+//   update, no history record (evaluation is not an epoch); the loss and accuracy are means over
+//   samples, not over batches.
+//   Errors: no batches -> "Trainer::evaluate: the loader yielded no batches; check the dataset's
+//   size and that drop_last does not drop the only batch".
 //   Example: two batches of 2 and 1 samples with mean losses 1.0 and 4.0: the mean loss over the
 //   3 samples is (2 * 1.0 + 1 * 4.0) / 3 = 2.0, not the mean of the batch means, 2.5.
 Metrics Trainer::evaluate(Batches batches) {

@@ -74,6 +74,7 @@ int run_tito(int argc, char** argv) {
   register_module_browse_commands(*module_group, registry);
   register_module_lifecycle_commands(*module_group, registry);
   register_module_testing_commands(*module_group, registry);
+  register_module_hint_command(*module_group, registry);
   require_subcommand_or_help(*module_group, selected);
   CLI::App* milestone_group = app.add_subcommand("milestone", "Recreate machine-learning history on the framework you built");
   milestone_group->require_subcommand(0, 1);

@@ -27,6 +27,7 @@ void register_init_command(CommandRegistry& registry);
 void register_module_browse_commands(CLI::App& module_group, CommandRegistry& registry);     // list, status, view
 void register_module_lifecycle_commands(CLI::App& module_group, CommandRegistry& registry);  // start, reset
 void register_module_testing_commands(CLI::App& module_group, CommandRegistry& registry);    // test, complete, watch
+void register_module_hint_command(CLI::App& module_group, CommandRegistry& registry);        // hint
 void register_system_commands(CommandRegistry& registry);                                     // doctor
 void register_instructor_commands(CommandRegistry& registry);  // instructor validate|release|report, grade
 void register_milestone_browse_commands(CLI::App& milestone_group, CommandRegistry& registry);  // list, info, status

@@ -11,6 +11,7 @@
 #include "core/files.h"
 #include "core/learning_path.h"
 #include "core/markdown.h"
+#include "core/readable_files.h"
 #include "core/terminal.h"
 
 namespace tito {
@@ -176,14 +177,43 @@ int run_status(const GlobalOptions& options, bool as_json) {
   return 0;
 }
 
-int run_view(const GlobalOptions& options, const std::string& number, bool path_only) {
+struct ViewRequest {
+  std::string number;
+  bool path_only = false;
+  std::string file;  // --file NAME: a given source or public header instead of the lesson
+  bool list_files = false;
+};
+
+int list_readable_files(const Session& session, const ModuleInfo& module) {
+  const Terminal& out = terminal();
+  std::cout << fmt::format("Given code of module {} ({}), to read with {}:\n", module.number, module.title,
+                           out.command("tito module view " + module.number + " --file NAME"));
+  const auto given = given_sources(session.installation, module);
+  if (given.empty()) std::cout << "  (none: everything in this module is yours to write)\n";
+  for (const auto& file : given) std::cout << "  " << out.bullet() << " " << file.name << "\n";
+  std::cout << "Public headers too, by include path: e.g. tinytorch/tensor.h, tinytorch/nn/module.h\n";
+  std::cout << fmt::format("Your own files are in modules/{}/ of your workspace.\n", module.folder());
+  return 0;
+}
+
+int run_view(const GlobalOptions& options, const ViewRequest& request) {
   Session session = open_session(options, false);
-  const ModuleInfo& module = session.curriculum.resolve(number);
+  const ModuleInfo& module = session.curriculum.resolve(request.number);
+  if (request.list_files) return list_readable_files(session, module);
+  if (!request.file.empty()) {
+    const ReadableFile file = find_readable_file(session.installation, module, request.file);
+    if (request.path_only) {
+      std::cout << file.path.string() << "\n";
+      return 0;
+    }
+    terminal().page(read_readable_file(file));
+    return 0;
+  }
   if (!module.available()) {
     throw UserError(fmt::format("module {} ({}) is not yet available: its lesson has not been written", module.number, module.title),
                     "tito module list   (to see the modules you can read now)");
   }
-  if (path_only) {
+  if (request.path_only) {
     std::cout << module.lesson.string() << "\n";
     return 0;
   }
@@ -206,12 +236,14 @@ void register_module_browse_commands(CLI::App& group, CommandRegistry& registry)
   status->add_flag("--json", *status_json, "Print JSON");
   on_chosen(status, registry, [options, status_json] { return run_status(*options, *status_json); });
 
-  auto* view = group.add_subcommand("view", "Read a module's lesson in the terminal");
-  auto number = std::make_shared<std::string>();
-  auto path_only = std::make_shared<bool>(false);
-  view->add_option("NN", *number, "Module number or name, e.g. 01 or tensor")->required();
-  view->add_flag("--path", *path_only, "Only print the lesson file's path");
-  on_chosen(view, registry, [options, number, path_only] { return run_view(*options, *number, *path_only); });
+  auto* view = group.add_subcommand("view", "Read a module's lesson, or the given code it asks you to read");
+  auto request = std::make_shared<ViewRequest>();
+  view->add_option("NN", request->number, "Module number or name, e.g. 01 or tensor")->required();
+  view->add_flag("--path", request->path_only, "Only print the file's path");
+  view->add_option("--file", request->file, "Print a given source of the module (e.g. activation_ops.cpp) or a public header "
+                                            "(e.g. tinytorch/tensor.h) instead of the lesson");
+  view->add_flag("--files", request->list_files, "List the given files of the module that --file can print");
+  on_chosen(view, registry, [options, request] { return run_view(*options, *request); });
 }
 
 }  // namespace tito

@@ -8,6 +8,7 @@
 
 #include "core/errors.h"
 #include "core/files.h"
+#include "core/hints.h"
 
 namespace tito {
 namespace {
@@ -148,30 +149,12 @@ const ModuleInfo& Curriculum::resolve(const std::string& text) const {
 
 std::map<std::string, std::string> Curriculum::load_hints(const ModuleInfo& module) const {
   std::map<std::string, std::string> hints;
-  if (!fs::is_regular_file(module.hints)) return hints;
-  json data;
-  try {
-    data = json::parse(read_file(module.hints));
-  } catch (const json::exception&) {
-    return hints;  // hints are a help, not a requirement: a broken file only loses the hints
-  }
-  // Accepted shapes: {"case": "hint"}, {"hints": {...}}, or [{"test"|"case"|"name": ..., "hint": ...}].
-  if (data.is_object() && data.contains("hints")) data = data["hints"];
-  if (data.is_object()) {
-    for (const auto& [name, hint] : data.items()) {
-      if (hint.is_string()) hints[name] = hint.get<std::string>();
-      else if (hint.is_object() && hint.contains("hint") && hint["hint"].is_string()) hints[name] = hint["hint"].get<std::string>();
+  for (const auto& entry : load_hint_levels(module.hints)) {
+    std::string first = entry.levels.front();
+    if (entry.levels.size() > 1) {
+      first += fmt::format(" (more help, one step at a time: tito module hint {} \"{}\")", module.number, entry.test_case);
     }
-  } else if (data.is_array()) {
-    for (const auto& item : data) {
-      if (!item.is_object() || !item.contains("hint") || !item["hint"].is_string()) continue;
-      for (const char* key : {"test", "case", "name"}) {
-        if (item.contains(key) && item[key].is_string()) {
-          hints[item[key].get<std::string>()] = item["hint"].get<std::string>();
-          break;
-        }
-      }
-    }
+    hints[entry.test_case] = first;
   }
   return hints;
 }

@@ -53,7 +53,7 @@ class Curriculum {
   // Like normalise, but an unknown name is a usage error listing the valid modules.
   const ModuleInfo& resolve(const std::string& text) const;
 
-  // test case name -> hint, from the module's hints.json (empty when it has none).
+  // test case name -> its first hint level (saying how to get the next), from hints.json (empty when none).
   std::map<std::string, std::string> load_hints(const ModuleInfo& module) const;
 
  private:

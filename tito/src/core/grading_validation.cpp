@@ -8,6 +8,7 @@
 #include "core/errors.h"
 #include "core/files.h"
 #include "core/learner_files.h"
+#include "core/markdown.h"
 #include "core/starter_generator.h"
 
 namespace tito {
@@ -140,6 +141,119 @@ std::vector<std::string> marker_problems(const std::string& source, const std::s
   return problems;
 }
 
+namespace {
+
+std::vector<std::string> split_lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    std::string line = text.substr(start, end - start);
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    lines.push_back(line);
+    if (end == text.size()) break;
+    start = end + 1;
+  }
+  return lines;
+}
+
+std::string trimmed(const std::string& line) {
+  const auto first = line.find_first_not_of(" \t");
+  if (first == std::string::npos) return "";
+  return line.substr(first, line.find_last_not_of(" \t") - first + 1);
+}
+
+// Runs of blanks become one space, so a TODO that re-wraps a solution line still matches it.
+std::string squeezed(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == ' ' || c == '\t' || c == '\n') {
+      if (!out.empty() && out.back() != ' ') out += ' ';
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+bool is_comment(const std::string& line) { return trimmed(line).rfind("//", 0) == 0; }
+
+}  // namespace
+
+std::vector<std::string> lesson_reference_problems(const std::string& source, const std::string& file_label,
+                                                   const std::vector<std::string>& headings) {
+  std::vector<SolutionRegion> regions;
+  try {
+    regions = scan_solution_regions(source, file_label);
+  } catch (const MarkerError&) {
+    return {};  // marker_problems reports it
+  }
+  std::vector<std::string> problems;
+  for (const auto& region : regions) {
+    if (std::find(headings.begin(), headings.end(), region.lesson) != headings.end()) continue;
+    // The closest heading: one that starts with the same section number ("4." in "4. Samplers").
+    std::string closest;
+    const std::string number = region.lesson.substr(0, region.lesson.find(' '));
+    for (const auto& heading : headings)
+      if (closest.empty() && !number.empty() && heading.rfind(number + " ", 0) == 0) closest = heading;
+    problems.push_back(fmt::format("{}:{}: lesson=\"{}\" (region \"{}\") is no heading of the lesson{}", file_label,
+                                   region.begin_line, region.lesson, region.name,
+                                   closest.empty() ? "" : fmt::format("; did you mean \"{}\"?", closest)));
+  }
+  return problems;
+}
+
+std::vector<std::string> todo_leaks(const std::string& source, const std::string& file_label, std::size_t min_chars) {
+  std::vector<SolutionRegion> regions;
+  try {
+    regions = scan_solution_regions(source, file_label);
+  } catch (const MarkerError&) {
+    return {};
+  }
+  const auto lines = split_lines(source);
+  std::vector<std::string> leaks;
+  int previous_end = 0;
+  for (const auto& region : regions) {
+    // Up from the BEGIN line, past the function's own code (its signature), to the comment block
+    // above it; a blank line or the previous region ends the search.
+    int line = region.begin_line - 1;  // 1-based line above BEGIN
+    while (line > previous_end && !trimmed(lines[line - 1]).empty() && !is_comment(lines[line - 1])) --line;
+    std::string todo;
+    while (line > previous_end && is_comment(lines[line - 1])) {
+      todo = trimmed(lines[line - 1]).substr(2) + "\n" + todo;
+      --line;
+    }
+    const std::string todo_text = squeezed(todo);
+    for (int number = region.begin_line + 1; number < region.end_line; ++number) {
+      std::string code = trimmed(lines[number - 1]);
+      // Lines with a string literal are error messages and dispatch names: the contract, quoted on purpose.
+      if (code.rfind("//", 0) == 0 || code.find('"') != std::string::npos) continue;
+      const auto comment = code.find("  //");
+      if (comment != std::string::npos) code = trimmed(code.substr(0, comment));
+      while (!code.empty() && (code.back() == ';' || code.back() == '{')) code = trimmed(code.substr(0, code.size() - 1));
+      code = squeezed(code);
+      if (code.size() >= min_chars && todo_text.find(code) != std::string::npos) {
+        leaks.push_back(fmt::format("{}:{}: the TODO above \"{}\" quotes its solution line \"{}\"", file_label, number,
+                                    region.name, code));
+      }
+    }
+    previous_end = region.end_line;
+  }
+  return leaks;
+}
+
+std::vector<std::string> framework_source_mentions(const std::string& text, const std::string& label) {
+  std::vector<std::string> mentions;
+  const auto lines = split_lines(text);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i].find("framework/src/") != std::string::npos) {
+      mentions.push_back(fmt::format("{}:{}: {}", label, i + 1, trimmed(lines[i]).substr(0, 120)));
+    }
+  }
+  return mentions;
+}
+
 std::vector<ModuleValidation> validate_modules(const Installation& installation, const Curriculum& curriculum,
                                                const Toolchain& toolchain, const std::vector<const ModuleInfo*>& modules,
                                                const fs::path& scratch_dir, int jobs, const ValidationProgress& progress) {
@@ -174,6 +288,50 @@ std::vector<ModuleValidation> validate_modules(const Installation& installation,
     if (markers.ok) markers.detail = fmt::format("{} regions in {} files", regions, module->learner_files.size()) +
                                      (markers.detail.empty() ? "" : "; " + markers.detail);
     validation.checks.push_back(markers);
+
+    // What the learner reads: lesson sections that exist, TODOs that state contracts, and nothing
+    // that sends them into framework/src/ (a workspace has none of it; the solutions live there).
+    ValidationCheck sections{"lesson sections", true, false, ""};
+    // Reported, not yet failing: module 06's gradient TODOs still quote their rules (being rewritten).
+    ValidationCheck todos{"TODOs", true, true, ""};
+    ValidationCheck workspace_only{"workspace only", true, false, ""};
+    const auto headings = module->available() ? markdown_headings(read_file(module->lesson)) : std::vector<std::string>{};
+    int referenced = 0;
+    for (const auto& relative : module->learner_files) {
+      const fs::path file = installation.source_dir / relative;
+      if (!fs::is_regular_file(file)) continue;
+      const std::string source = read_file(file);
+      for (const auto& problem : lesson_reference_problems(source, relative, headings)) {
+        sections.ok = false;
+        sections.detail += problem + "\n";
+      }
+      for (const auto& leak : todo_leaks(source, relative)) {
+        todos.ok = false;
+        todos.detail += leak + "\n";
+      }
+      try {
+        referenced += static_cast<int>(scan_solution_regions(source, relative).size());
+        const std::string starter = make_starter(source, relative, module->folder(), "");
+        for (const auto& mention : framework_source_mentions(starter, "starter of " + fs::path(relative).filename().string())) {
+          workspace_only.ok = false;
+          workspace_only.detail += mention + "\n";
+        }
+      } catch (const MarkerError&) {
+      }
+    }
+    for (const fs::path& text : {module->lesson, module->hints}) {
+      if (!fs::is_regular_file(text)) continue;
+      for (const auto& mention : framework_source_mentions(read_file(text), fs::relative(text, installation.source_dir).string())) {
+        workspace_only.ok = false;
+        workspace_only.detail += mention + "\n";
+      }
+    }
+    if (sections.ok) sections.detail = fmt::format("{} regions name a heading of the lesson", referenced);
+    if (todos.ok) todos.detail = "no TODO quotes its solution";
+    if (workspace_only.ok) workspace_only.detail = "no lesson, hint or starter points into framework/src/";
+    validation.checks.push_back(sections);
+    validation.checks.push_back(todos);
+    validation.checks.push_back(workspace_only);
 
     const auto declared = cases_declared_in(module->tests);
     int declared_points = 0, unpointed = 0;

@@ -1,6 +1,7 @@
 #pragma once
 // `tito instructor validate`: can every available module be graded? For each one: its solution
-// markers are well formed and sit inside function bodies, the points in its tests add up to the
+// markers are well formed, sit inside function bodies and name a heading of the lesson, no TODO
+// quotes its solution, no lesson, hint or starter points into framework/src/, the points in its tests add up to the
 // total in curriculum.json, the generated starter compiles and scores 0 without crashing, and the
 // reference scores full points. Uses the same build and sandbox path as `tito grade`.
 #include <filesystem>
@@ -31,6 +32,21 @@ struct ModuleValidation {
 // generator's own errors (unterminated, nested, END without BEGIN, missing attributes), and any
 // region that is not inside a function body or leaves its braces unbalanced.
 std::vector<std::string> marker_problems(const std::string& source, const std::string& file_label);
+
+// Regions whose lesson="..." names no heading of the module's lesson ("file:line: ..."), given the
+// lesson's headings as markdown_headings() reads them; the message suggests the closest heading.
+std::vector<std::string> lesson_reference_problems(const std::string& source, const std::string& file_label,
+                                                   const std::vector<std::string>& headings);
+
+// A TODO states the contract; it must not hand out the answer. Reports ("file:line: ...") every
+// line of a region's solution that its TODO (the comment block above the region, or above the
+// function the region sits in) quotes verbatim. Lines under `min_chars` are too generic to count,
+// and lines holding a string literal (error messages, dispatch names) are contract, not answer.
+std::vector<std::string> todo_leaks(const std::string& source, const std::string& file_label, std::size_t min_chars = 16);
+
+// Lines of `text` that send the learner into the framework's sources ("framework/src/"), which a
+// workspace does not have and where the solutions sit ("label:line: ...").
+std::vector<std::string> framework_source_mentions(const std::string& text, const std::string& label);
 
 using ValidationProgress = std::function<void(const std::string& line)>;
 

@@ -16,8 +16,10 @@ std::string starter_header(const ModuleInfo& module, const fs::path& lesson) {
       "// TinyTorch C++ - module {} ({}): this file is yours to complete.\n"
       "// Read the lesson with `tito module view {}` ({}).\n"
       "// Each `throw tinytorch::NotImplemented(...)` marks a function for you to write;\n"
-      "// `tito module test {}` builds your code and checks it.\n\n",
-      module.number, module.title, module.number, lesson.filename().string(), module.number);
+      "// `tito module test {}` builds your code and checks it; `tito module hint {}` helps one step\n"
+      "// at a time, and `tito module view {} --files` lists the given code you can read.\n\n",
+      module.number, module.title, module.number, lesson.filename().string(), module.number, module.number,
+      module.number);
 }
 
 }  // namespace

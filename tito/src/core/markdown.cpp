@@ -184,3 +184,28 @@ std::string render_markdown(const std::string& markdown, const Terminal& style) 
 }
 
 }  // namespace tito
+
+namespace tito {
+
+std::vector<std::string> markdown_headings(const std::string& markdown) {
+  static const std::regex kHeading(R"(^#{1,6}[ \t]+(.*?)[ \t#]*$)");
+  std::vector<std::string> headings;
+  std::istringstream in(markdown);
+  bool in_fence = false;
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    const auto first = line.find_first_not_of(' ');
+    if (first != std::string::npos && first < 4 && (line.compare(first, 3, "```") == 0 || line.compare(first, 3, "~~~") == 0)) {
+      in_fence = !in_fence;
+      continue;
+    }
+    std::smatch match;
+    if (in_fence || !std::regex_match(line, match, kHeading)) continue;
+    std::string text = match[1].str();
+    text.erase(std::remove(text.begin(), text.end(), '`'), text.end());
+    headings.push_back(text);
+  }
+  return headings;
+}
+
+}  // namespace tito

@@ -1,5 +1,6 @@
 #include "core/progress_store.h"
 
+#include <algorithm>
 #include <fstream>
 #include <regex>
 #include <stdexcept>
@@ -40,6 +41,8 @@ json modules_to_json(const ProgressState& state) {
                        {"score", optional_to_json(progress.score)},
                        {"points", optional_to_json(progress.points)},
                        {"fingerprint", optional_to_json(progress.fingerprint)}};
+    // Only when there are some, so files written before hints had levels keep their exact shape.
+    if (!progress.hints_shown.empty()) modules[number]["hints_shown"] = progress.hints_shown;
   }
   return modules;
 }
@@ -58,6 +61,14 @@ std::map<std::string, ModuleProgress> modules_from_json(const json& modules) {
     progress.score = int_field(entry, "score", where);
     progress.points = int_field(entry, "points", where);
     progress.fingerprint = string_field(entry, "fingerprint", where);
+    if (entry.contains("hints_shown") && !entry["hints_shown"].is_null()) {
+      const json& shown = entry["hints_shown"];
+      if (!shown.is_object()) throw std::runtime_error(fmt::format("{}.hints_shown is not an object", where));
+      for (const auto& [test_case, level] : shown.items()) {
+        if (!level.is_number_integer()) throw std::runtime_error(fmt::format("{}.hints_shown[\"{}\"] is not a whole number", where, test_case));
+        progress.hints_shown[test_case] = level.get<int>();
+      }
+    }
     result[number] = progress;
   }
   return result;
@@ -82,6 +93,9 @@ void apply_event(ProgressState& state, const json& event) {
     progress.score = event.at("score").get<int>();
     progress.points = event.at("points").get<int>();
     progress.fingerprint = event.at("fingerprint").get<std::string>();
+  } else if (kind == "hint") {
+    int& shown = progress.hints_shown[event.at("case").get<std::string>()];
+    shown = std::max(shown, event.at("level").get<int>());
   } else if (kind == "reset") {
     progress.completed_at.reset();
     progress.score.reset();
@@ -231,5 +245,9 @@ void ProgressStore::record_completed(const std::string& module, int score, int p
 }
 
 void ProgressStore::clear_completion(const std::string& module) { append_event({{"event", "reset"}, {"module", module}}); }
+
+void ProgressStore::record_hint_shown(const std::string& module, const std::string& test_case, int level) {
+  append_event({{"event", "hint"}, {"module", module}, {"case", test_case}, {"level", level}});
+}
 
 }  // namespace tito

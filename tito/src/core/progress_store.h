@@ -17,6 +17,7 @@ struct ModuleProgress {
   std::optional<int> score;                 // points earned at completion
   std::optional<int> points;                // points possible at completion
   std::optional<std::string> fingerprint;   // sha256 of the learner's files at completion
+  std::map<std::string, int> hints_shown;   // test case -> how many of its hint levels were revealed
 
   bool started() const { return started_at.has_value(); }
   bool completed() const { return completed_at.has_value(); }
@@ -53,6 +54,8 @@ class ProgressStore {
   void record_started(const std::string& module);
   void record_completed(const std::string& module, int score, int points, const std::string& fingerprint);
   void clear_completion(const std::string& module);  // started stays
+  // `tito module hint`: levels 1..level of the case's hints have been shown (never decreases).
+  void record_hint_shown(const std::string& module, const std::string& test_case, int level);
 
   const std::filesystem::path& progress_path() const { return progress_path_; }
   const std::filesystem::path& journal_path() const { return journal_path_; }

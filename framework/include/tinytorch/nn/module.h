@@ -76,8 +76,9 @@ class Module : public std::enable_shared_from_this<Module> {
   void apply(const ModuleApplyFunction& fn);
   void apply(const NamedModuleApplyFunction& fn, const std::string& name_prefix = std::string());
 
-  // Clears the gradient of every parameter, recursively. LibTorch 1.13's default, set_to_none,
-  // drops the gradient tensor (the next backward allocates a new one); false zeros it in place.
+  // Clears the gradient of every parameter, recursively. set_to_none drops the gradient tensor (the
+  // next backward allocates a new one); false zeros it in place. The default is LibTorch 2.x's
+  // (true); LibTorch 1.13's Module::zero_grad defaulted to false.
   void zero_grad(bool set_to_none = true);
 
   // ---- Training mode (Dropout and BatchNorm behave differently in eval) ----

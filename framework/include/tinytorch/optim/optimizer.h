@@ -7,7 +7,7 @@
 //   optimizer.zero_grad();  loss.backward();  optimizer.step();
 //   optimizer.param_groups()[0].options().set_lr(0.01);          // what schedulers do
 //
-// Module 07 (Optimizers). Learner-written (framework/src/07_optimizers/optimizers.cpp): zero_grad,
+// Module 07 (Optimizers). Learner-written (modules/07_optimizers/optimizers.cpp): zero_grad,
 // SGD::step and Adam's two kernels (tinytorch/optim/adam.h). Everything else is given.
 #include <cstdint>
 #include <functional>

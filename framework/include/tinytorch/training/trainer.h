@@ -166,7 +166,7 @@ class Trainer {
   Trainer(std::shared_ptr<nn::Module> module, ForwardFunction forward, optim::Optimizer& optimizer,
           LossFunction loss_fn, TrainerOptions options = {});
 
-  // ---- One epoch (written in module 08: framework/src/08_training/trainer.cpp) ----
+  // ---- One epoch (written in module 08: modules/08_training/trainer.cpp) ----
   // Trains on every batch once; returns the epoch's mean loss and accuracy, and records the epoch
   // in history().
   Metrics train_epoch(Batches batches);

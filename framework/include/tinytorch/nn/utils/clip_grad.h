@@ -11,7 +11,7 @@
 // returns the norm measured before clipping (log it: a spike means an unstable step). Parameters
 // without a gradient are skipped; with none, the result is 0.
 //
-// clip_grad_norm_ is written in module 08 (framework/src/08_training/clip_grad.cpp).
+// clip_grad_norm_ is written in module 08 (modules/08_training/clip_grad.cpp).
 // Deviation: LibTorch 1.13 accepts norm_type 0 and then returns the number of tensors; here
 // norm_type must be positive (or infinity).
 #include <initializer_list>

@@ -10,7 +10,7 @@
 // number of epochs you train. LibTorch 1.13 has no cosine scheduler in C++; this one follows the
 // C++ schedulers' conventions (LRScheduler: step() sets the rate of epoch step_count_).
 //
-// get_lrs() is written in module 08 (framework/src/08_training/schedulers.cpp).
+// get_lrs() is written in module 08 (the learner's modules/08_training/schedulers.cpp).
 #include <vector>
 
 #include "tinytorch/optim/schedulers/lr_scheduler.h"

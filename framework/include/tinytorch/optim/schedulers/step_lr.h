@@ -3,7 +3,7 @@
 // torch::optim::StepLR). With lr 0.1, step_size 30, gamma 0.1 and step() called at the start of
 // each epoch: epochs 0-29 train at 0.1, epochs 30-59 at 0.01, epochs 60-89 at 0.001.
 //
-// get_lrs() is written in module 08 (framework/src/08_training/schedulers.cpp).
+// get_lrs() is written in module 08 (the learner's modules/08_training/schedulers.cpp).
 #include <vector>
 
 #include "tinytorch/optim/schedulers/lr_scheduler.h"
