@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "test_helpers.h"
+#include "../test_skip.h"
 
 namespace fs = std::filesystem;
 namespace datasets = torch::data::datasets;
@@ -288,12 +289,11 @@ TEST_CASE("fashion_mnist_root: $TINYTORCH_FASHION_MNIST, else the Debian package
   else unsetenv("TINYTORCH_FASHION_MNIST");
 }
 
-TEST_CASE("Fashion-MNIST from the Debian package: 60000 + 10000 images, 10 balanced classes", "[data][mnist][slow]") {
+TEST_CASE("Fashion-MNIST from the Debian package: 60000 + 10000 images, 10 balanced classes", "[data][mnist][slow][needs_fashion_mnist]") {
   const std::string root = datasets::kFashionMnistPackageDir;
   if (!datasets::mnist_files_present(root)) {
-    WARN("Fashion-MNIST is not installed in " << root << ", so this test checks nothing; install it with: "
-                                              << datasets::kFashionMnistInstallCommand);
-    return;
+    SKIP_TEST("Fashion-MNIST is not installed in " << root << "; install it with: "
+                                                   << datasets::kFashionMnistInstallCommand);
   }
   for (const Mode mode : {Mode::kTrain, Mode::kTest}) {
     const datasets::MNIST dataset(root, mode);

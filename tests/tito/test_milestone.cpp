@@ -84,6 +84,13 @@ TEST_CASE("gates compare the measured value as milestone.json says", "[milestone
   CHECK_FALSE(gate_passes(gate("!=", 0.75), 0.75));
 }
 
+TEST_CASE("measured values print as people read them, not as a float widened to double", "[milestone]") {
+  CHECK(format_measured(static_cast<double>(0.955f)) == "0.955");
+  CHECK(format_measured(0.75) == "0.75");
+  CHECK(format_measured(1.0) == "1");
+  CHECK(format_measured(12345.678) == "12345.7");
+}
+
 TEST_CASE("a NaN or infinite measurement never passes, and an unknown comparison is an error", "[milestone]") {
   CHECK_FALSE(gate_passes(gate(">=", 0.5), std::numeric_limits<double>::quiet_NaN()));
   CHECK_FALSE(gate_passes(gate("!=", 0.5), std::numeric_limits<double>::quiet_NaN()));

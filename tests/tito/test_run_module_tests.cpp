@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <random>
 
 #include "run/module_test_runner.h"
@@ -58,6 +59,25 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+// The 1-based number of the first line of `file` that contains `text`, as text ("19").
+std::string line_of(const fs::path& file, const std::string& text) {
+  std::ifstream in(file);
+  int number = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++number;
+    if (line.find(text) != std::string::npos) return std::to_string(number);
+  }
+  FAIL("no line with " << text << " in " << file);
+  return "";
+}
+
+std::string read_text(const fs::path& file) {
+  std::ifstream in(file);
+  std::string word;
+  in >> word;
+  return word;
+}
+
 // Sets a file's modification time to now, as saving it in an editor would.
 void touch(const fs::path& file) { fs::last_write_time(file, fs::file_time_type::clock::now()); }
 
@@ -69,6 +89,11 @@ TEST_CASE("run_module_tests gives every fixture case its status and carries on a
   ModuleTestRequest request = request_for(workspace, "test_fixture.cpp", time_limit_for(toolchain));
   request.hints["norm is not implemented"] = "Start from the lesson's section 1.2.";
 
+  std::map<std::string, double> longest_status;  // case -> the longest elapsed time shown while it ran
+  request.live_status = [&](const std::string& name, double elapsed) {
+    if (!name.empty()) longest_status[name] = std::max(longest_status[name], elapsed);
+  };
+
   auto start = std::chrono::steady_clock::now();
   TestReport report = run_module_tests(toolchain, request);
   double seconds = seconds_since(start);
@@ -78,7 +103,7 @@ TEST_CASE("run_module_tests gives every fixture case its status and carries on a
   CHECK(seconds < 180);
   CHECK(report.module == "fx");
 
-  REQUIRE(report.cases.size() == 11);  // the hidden case is not graded
+  REQUIRE(report.cases.size() == 13);  // the hidden case is not graded
   CHECK(find_case(report, "add passes").status == CaseStatus::Passed);
   CHECK(find_case(report, "add still passes after the crashes").status == CaseStatus::Passed);
   CHECK(find_case(report, "names, with [special] \"characters\" still run").status == CaseStatus::Passed);
@@ -114,9 +139,39 @@ TEST_CASE("run_module_tests gives every fixture case its status and carries on a
   // Plain builds die of SIGSEGV; sanitized ones report the null load first.
   CHECK(crashed.detail.find(toolchain.sanitized ? "runtime error: load of null pointer" : "SIGSEGV") != std::string::npos);
 
+  const fs::path learner_file = workspace.learner() / "fixture_ops.cpp";
+  // Where it crashed: the learner's file and line, from the backtrace or the sanitizer.
+  INFO("read_through: " << crashed.diagnosis);
+  CHECK(crashed.diagnosis.find("fixture_ops.cpp:" + line_of(learner_file, "return *pointer")) != std::string::npos);
+  CHECK(crashed.output.find("tito-backtrace") == std::string::npos);  // raw addresses are not for the learner
+
+  // A crash is run again under AddressSanitizer, which names the kind of error.
+  const CaseResult& overflow = find_case(report, "write_past_end overflows the heap");
+  CHECK(overflow.status == CaseStatus::Crashed);
+  const std::string overflow_line = "fixture_ops.cpp:" + line_of(learner_file, "the out-of-bounds write");
+  INFO("write_past_end: " << overflow.diagnosis);
+  const bool have_sanitizers = toolchain.sanitized || read_text(request.build_dir / "sanitize/probe/answer.txt") == "yes";
+  if (have_sanitizers) {
+    CHECK(overflow.diagnosis.find("heap-buffer-overflow, write of 4 bytes, " + overflow_line + " in fixture::write_past_end") == 0);
+  } else {
+    CHECK(overflow.diagnosis.find("SIGSEGV at " + overflow_line) == 0);
+  }
+
   const CaseResult& spin = find_case(report, "spin never returns");
   CHECK(spin.status == CaseStatus::TimedOut);
   CHECK(spin.detail.find(toolchain.sanitized ? "time limit of 10 s" : "time limit of 5 s") == 0);
+  // Where it was when the time ran out, and that it showed signs of life while it ran.
+  INFO("spin: " << spin.diagnosis);
+  CHECK(spin.diagnosis.find("fixture_ops.cpp:") != std::string::npos);
+  CHECK(spin.diagnosis.find("in fixture::spin") != std::string::npos);
+  CHECK(longest_status["spin never returns"] >= 1.0);
+
+  // A second case stuck in the same function is stopped without waiting the full limit.
+  const CaseResult& spin_again = find_case(report, "spin hangs again, the same way");
+  CHECK(spin_again.status == CaseStatus::TimedOut);
+  CHECK(spin_again.detail.find("it hangs where 'spin never returns' did") != std::string::npos);
+  CHECK(spin_again.duration_ms < time_limit_for(toolchain) * 1000);
+  CHECK(spin_again.diagnosis.find("in fixture::spin") != std::string::npos);
 
   const CaseResult& hoard = find_case(report, "hoard exhausts memory");
   CHECK(hoard.status == CaseStatus::OutOfMemory);
@@ -125,10 +180,10 @@ TEST_CASE("run_module_tests gives every fixture case its status and carries on a
   CHECK(divide.status == CaseStatus::Errored);
   CHECK(divide.detail == "division by zero");
 
-  CHECK(report.points_possible() == 52);
+  CHECK(report.points_possible() == 56);
   CHECK(report.points_earned() == 10 + 4 + 1);
   CHECK(report.passed_count() == 3);
-  CHECK(report.failed_count() == 8);
+  CHECK(report.failed_count() == 10);
   CHECK_FALSE(report.all_passed());
 }
 
@@ -145,6 +200,37 @@ TEST_CASE("run_module_tests reports a compile error with every case not run", "[
   for (const auto& c : report.cases) CHECK(c.status == CaseStatus::NotRun);
   CHECK(report.points_possible() == 2);
   CHECK_FALSE(report.all_passed());
+}
+
+TEST_CASE("run_module_tests runs only the cases a name, a wildcard or a tag selects", "[run][filter]") {
+  Toolchain toolchain = load_toolchain(TITO_BUILD_DIR);
+  FixtureWorkspace workspace("run_incremental");
+  ModuleTestRequest request = request_for(workspace, "test_incremental.cpp", time_limit_for(toolchain));
+
+  request.filter = "product";
+  TestReport by_name = run_module_tests(toolchain, request);
+  INFO(by_name.build_log);
+  REQUIRE(by_name.cases.size() == 1);
+  CHECK(by_name.cases[0].name == "product");
+  CHECK(by_name.cases[0].status == CaseStatus::Passed);
+  CHECK(by_name.filter == "product");
+
+  request.filter = "[points=1]";
+  CHECK(run_module_tests(toolchain, request).cases.size() == 2);
+  request.filter = "s*";
+  TestReport by_wildcard = run_module_tests(toolchain, request);
+  REQUIRE(by_wildcard.cases.size() == 1);
+  CHECK(by_wildcard.cases[0].name == "sum");
+  request.filter = "[no-such-tag]";
+  CHECK(run_module_tests(toolchain, request).cases.empty());
+
+  // Without a binary to ask, the declared cases are filtered the same way.
+  std::ofstream(workspace.learner() / "sum.cpp", std::ios::app) << "\nint broken( { return 0; }\n";
+  request.filter = "product";
+  TestReport broken = run_module_tests(toolchain, request);
+  CHECK_FALSE(broken.build_ok);
+  REQUIRE(broken.cases.size() == 1);
+  CHECK(broken.cases[0].name == "product");
 }
 
 TEST_CASE("run_module_tests rebuilds only what changed, quickly", "[run][speed]") {

@@ -15,7 +15,9 @@ set(tito_cxx_flags -std=c++17)
 if(CMAKE_BUILD_TYPE STREQUAL "Debug")
   list(APPEND tito_cxx_flags -O0 -g)
 else()
-  list(APPEND tito_cxx_flags -O2)
+  # -g1: line tables only (cheap), so tito can name the learner's file and line where a test hung
+  # or crashed (tito/src/run/stack_location.h).
+  list(APPEND tito_cxx_flags -O2 -g1)
 endif()
 list(APPEND tito_cxx_flags -Wall -Wextra -Wno-unused-parameter)
 set(tito_link_flags -pthread -lz)  # -lz: the MNIST reader in tinytorch_given uses zlib

@@ -1,9 +1,10 @@
 // The main() of every module test binary, compiled once at set-up into tito_catch_main.
-// Beyond Catch2's own options it understands --tito-list, and it reports to tito through the event
-// listener. Catch2's signal handlers are off: when learner code crashes, the process should die
+// Beyond Catch2's own options it understands --tito-list [TEST_SPEC], and it reports to tito through
+// the event listener and, when tito asks where it is, with a backtrace (backtrace_on_signal.h). Catch2's signal handlers are off: when learner code crashes, the process should die
 // with the signal so tito (and AddressSanitizer, in sanitized builds) can see and report it.
 #define CATCH_CONFIG_RUNNER
 #define CATCH_CONFIG_NO_POSIX_SIGNALS
+#include "backtrace_on_signal.h"
 #include "event_listener.h"
 
 #include <cstring>
@@ -30,19 +31,25 @@ CATCH_TRANSLATE_EXCEPTION(std::bad_alloc& error) {
 
 namespace {
 
-// One line of JSON: every registered case with what tito needs to grade and re-run it.
-void print_case_list() {
+// One line of JSON: every registered case with what tito needs to grade and re-run it. With a test
+// spec (a name, a wildcard or tags such as "[matmul]", as Catch2 reads them) only the cases it selects.
+void print_case_list(const char* test_spec) {
   const auto& cases = Catch::getRegistryHub().getTestCaseRegistry().getAllTests();
+  Catch::TestSpec spec;
+  if (test_spec) spec = Catch::TestSpecParser(Catch::ITagAliasRegistry::get()).parse(test_spec).testSpec();
   std::string json = "{\"cases\":[";
+  bool first = true;
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const Catch::TestCaseInfo& info = cases[i].getTestCaseInfo();
+    if (test_spec && !spec.matches(info)) continue;
     std::string tags;
     for (const auto& tag : info.tags) tags += (tags.empty() ? "" : ",") + tito_catch::json_quote(tag);
-    json += std::string(i ? "," : "") + "{\"name\":" + tito_catch::json_quote(info.name) + ",\"tags\":[" + tags +
+    json += std::string(first ? "" : ",") + "{\"name\":" + tito_catch::json_quote(info.name) + ",\"tags\":[" + tags +
             "],\"points\":" + std::to_string(tito_catch::points_from_tags(info.tags)) +
             ",\"file\":" + tito_catch::json_quote(info.lineInfo.file) +
             ",\"line\":" + std::to_string(info.lineInfo.line) + ",\"hidden\":" + (info.isHidden() ? "true" : "false") +
             "}";
+    first = false;
   }
   std::cout << json << "]}" << std::endl;
 }
@@ -52,9 +59,10 @@ void print_case_list() {
 int main(int argc, char* argv[]) {
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--tito-list") == 0) {
-      print_case_list();
+      print_case_list(i + 1 < argc ? argv[i + 1] : nullptr);
       return 0;
     }
   }
+  tito_catch::install_backtrace_handlers();
   return Catch::Session().run(argc, argv);
 }

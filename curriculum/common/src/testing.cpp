@@ -155,3 +155,9 @@ std::string TensorAllCloseMatcher::describe() const {
 std::string Catch::StringMaker<tinytorch::Tensor>::convert(const tinytorch::Tensor& tensor) {
   return tinytorch::testing::tensor_to_string(tensor);
 }
+
+std::string Catch::StringMaker<std::vector<int64_t>>::convert(const std::vector<int64_t>& values) {
+  std::ostringstream out;
+  out << tinytorch::IntArrayRef(values);
+  return out.str();
+}

@@ -75,8 +75,13 @@ std::string wrapped(const std::string& text, std::size_t width = 96) {
   return result + line;
 }
 
-std::string format_value(const std::optional<double>& value) { return value ? fmt::format("{}", *value) : "none"; }
+std::string format_value(const std::optional<double>& value) { return value ? format_measured(*value) : "none"; }
 
+
+// " (optional)" after a part's title, unless the title already says so.
+std::string optional_mark(const MilestonePart& part) {
+  return part.required || part.title.find("optional") != std::string::npos ? "" : " (optional)";
+}
 
 // The one command that moves a locked milestone forward.
 std::string unlock_command(const Session& session, const std::vector<std::string>& missing) {
@@ -131,7 +136,7 @@ int run_list(const GlobalOptions& options) {
 void print_parts(const Milestone& milestone, const MilestoneRecord* record) {
   const Terminal& out = terminal();
   for (const auto& part : milestone.parts) {
-    std::cout << fmt::format("   Part {}: {}{} - gate {}", part.number, part.title, part.required ? "" : " (optional)",
+    std::cout << fmt::format("   Part {}: {}{} - gate {}", part.number, part.title, optional_mark(part),
                              part.gate.describe());
     const PartRecord* result = nullptr;
     if (record) {
@@ -209,7 +214,7 @@ int run_info(const GlobalOptions& options, const std::string& requested) {
   }
   std::cout << "\nParts (tito judges each from the value the program measures):\n";
   for (const auto& part : m.parts)
-    std::cout << fmt::format("   Part {}: {}{} - {} - gate {}\n", part.number, part.title, part.required ? "" : " (optional)",
+    std::cout << fmt::format("   Part {}: {}{} - {} - gate {}\n", part.number, part.title, optional_mark(part),
                              fmt::join(part.programs, ", "), part.gate.describe());
   std::cout << "Program folder: " << m.dir.string() << "\n\n";
   const auto missing = missing_modules(m, loaded.progress);

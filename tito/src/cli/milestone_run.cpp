@@ -108,6 +108,7 @@ PartRun run_part(const Session& session, const Toolchain& toolchain, const Miles
   std::vector<ResultLine> results;
   auto progress = [&out](const std::string& line) { std::cout << "  " << out.dim(line) << "\n" << std::flush; };
   bool announced_run = false;
+  std::string printed_output;  // to name only the files the program did not name itself
   auto output = [&](const std::string& line) {
     if (!announced_run) {
       std::cout << out.dim("  running...") << "\n";
@@ -118,7 +119,8 @@ PartRun run_part(const Session& session, const Toolchain& toolchain, const Miles
         results.push_back(*result);
         const std::string said = result->skipped
                                      ? fmt::format("skipped: part {} ({})", result->part, result->reason)
-                                     : fmt::format("measured: part {} {} = {}", result->part, result->metric, result->value);
+                                     : fmt::format("measured: part {} {} = {}", result->part, result->metric,
+                                                               format_measured(result->value));
         std::cout << "  " << out.cyan(said) << "\n" << std::flush;
         return;
       }
@@ -127,6 +129,7 @@ PartRun run_part(const Session& session, const Toolchain& toolchain, const Miles
       return;
     }
     std::cout << "  " << out.dim("|") << " " << line << "\n" << std::flush;
+    printed_output += line + "\n";
   };
 
   const auto started = fs::file_time_type::clock::now();
@@ -149,10 +152,12 @@ PartRun run_part(const Session& session, const Toolchain& toolchain, const Miles
   spdlog::info("milestone {} part {}: {} {}", milestone.id, part.number,
                verdict.passed ? "passed" : verdict.skipped ? "skipped" : "failed", verdict.message);
 
-  for (const auto& file : files_written_since(output_dir, started)) std::cout << "  wrote " << file << "\n";
+  for (const auto& file : files_written_since(output_dir, started))
+    if (printed_output.find(file) == std::string::npos) std::cout << "  wrote " << file << "\n";
   if (verdict.passed) {
     std::cout << out.ok_mark() << " " << out.green(fmt::format("Part {} passed", part.number))
-              << fmt::format(": {} = {} meets the gate {} (build {:.1f} s, run {:.1f} s)\n", part.gate.metric, *verdict.value,
+              << fmt::format(": {} = {} meets the gate {} (build {:.1f} s, run {:.1f} s)\n", part.gate.metric,
+                             format_measured(*verdict.value),
                              part.gate.describe(), outcome.build_seconds, outcome.run_seconds);
   } else if (verdict.skipped) {
     std::cout << out.yellow(fmt::format("Part {} skipped", part.number)) << " (optional; it does not count against the "

@@ -58,7 +58,44 @@ struct TestRun {
   ReportContext context;
 };
 
-TestRun run_tests(const Session& session, const ModuleInfo& module, bool compact) {
+struct TestOptions {
+  bool compact = false;   // watch mode: only failures
+  bool verbose = false;   // the compiler's and the program's whole output
+  bool json = false;      // the report as JSON on stdout, nothing else there
+  std::string filter;     // Catch2 test spec: a name, a wildcard or tags
+};
+
+// Shows that a long test case is alive: on a terminal one line redrawn in place; elsewhere (logs,
+// CI) a line every kPeriodicStatus while a case runs past it.
+LiveStatus live_status_printer(const Terminal& out, bool to_stderr) {
+  constexpr double kShowAfterS = 1.0, kPeriodicStatusS = 10.0;
+  struct State {
+    std::string shown_case;
+    double next_periodic = kPeriodicStatusS;
+    bool line_drawn = false;
+  };
+  auto state = std::make_shared<State>();
+  const bool live = out.interactive() && !to_stderr && isatty(STDOUT_FILENO);
+  return [state, live, &out, to_stderr](const std::string& name, double elapsed) {
+    std::ostream& stream = to_stderr ? std::cerr : std::cout;
+    if (name != state->shown_case) {
+      if (state->line_drawn) stream << "\r\033[K" << std::flush;
+      state->line_drawn = false;
+      state->shown_case = name;
+      state->next_periodic = kPeriodicStatusS;
+    }
+    if (name.empty() || elapsed < kShowAfterS) return;
+    if (live) {
+      stream << "\r\033[K  " << out.dim(fmt::format("running: {}  {:.1f} s", name, elapsed)) << std::flush;
+      state->line_drawn = true;
+    } else if (elapsed >= state->next_periodic) {
+      stream << "  " << fmt::format("still running: {} ({:.0f} s)", name, elapsed) << "\n" << std::flush;
+      state->next_periodic += kPeriodicStatusS;
+    }
+  };
+}
+
+TestRun run_tests(const Session& session, const ModuleInfo& module, const TestOptions& options) {
   check_workspace_integrity(session);
   const Toolchain toolchain = load_checked_toolchain(session.installation);
 
@@ -75,34 +112,50 @@ TestRun run_tests(const Session& session, const ModuleInfo& module, bool compact
   request.build_dir = session.ws().build_dir(module.number);
   request.time_limit_s = module.time_limit_s;
   request.memory_limit_mb = module.memory_limit_mb;
+  request.filter = options.filter;
   fs::create_directories(request.build_dir);
 
   const Terminal& out = terminal();
-  std::cout << out.bold(fmt::format("Testing module {} ({})", module.number, module.title)) << "\n";
+  // With --json, stdout carries the JSON alone; what shows progress goes to stderr.
+  std::ostream& chatter = options.json ? std::cerr : std::cout;
+  chatter << out.bold(fmt::format("Testing module {} ({})", module.number, module.title)) << "\n";
   ProgressSink progress;
-  if (!compact) progress = [&out](const std::string& line) { std::cout << "  " << out.dim(line) << "\n" << std::flush; };
+  if (!options.compact)
+    progress = [&out, &chatter](const std::string& line) { chatter << "  " << out.dim(line) << "\n" << std::flush; };
+  request.live_status = live_status_printer(out, options.json);
   spdlog::info("testing module {}", module.number);
   TestRun run;
   run.report = run_module_tests(toolchain, request, progress);
   run.context.module_dir = session.ws().module_dir(module).string();
+  run.context.learner_root = fs::absolute(session.ws().modules_dir()).string();
+  run.context.module_number = module.number;
   run.context.stubs = stub_locations(session.installation, module);
   run.context.fallback_points = module.points;
-  run.context.compact = compact;
+  run.context.compact = options.compact;
+  run.context.verbose = options.verbose;
   spdlog::info("module {}: {}", module.number, score_line(run.report, module.points));
+  if (options.json) {
+    std::cout << report_json(run.report, module.points) << "\n";
+    return run;
+  }
   std::cout << "\n";
   print_report(run.report, run.context);
   return run;
 }
 
-int run_test(const GlobalOptions& options, const std::string& requested) {
-  Session session = open_session(options, true);
+int run_test(const GlobalOptions& global, const std::string& requested, const TestOptions& options) {
+  Session session = open_session(global, true);
   const ModuleInfo& module = require_started(session, requested);
-  TestRun run = run_tests(session, module, false);
-  if (run.report.all_passed()) {
+  TestRun run = run_tests(session, module, options);
+  if (!run.report.all_passed() || run.report.cases.empty()) return 1;  // a filter that matches nothing tested nothing
+  if (options.json) return 0;
+  if (!options.filter.empty())
+    terminal().next_step("tito module test " + module.number + "   (every case, before completing the module)");
+  else if (session.state().is_completed(module.number))
+    terminal().next_step(next_command(session.curriculum, session.state()));  // already recorded
+  else
     terminal().next_step("tito module complete " + module.number);
-    return 0;
-  }
-  return 1;
+  return 0;
 }
 
 void announce_what_is_next(const Session& session, const ModuleInfo& module) {
@@ -144,7 +197,7 @@ void announce_what_is_next(const Session& session, const ModuleInfo& module) {
 int run_complete(const GlobalOptions& options, const std::string& requested) {
   Session session = open_session(options, true);
   const ModuleInfo& module = require_started(session, requested);
-  TestRun run = run_tests(session, module, false);
+  TestRun run = run_tests(session, module, TestOptions{});
   const Terminal& out = terminal();
   if (!run.report.all_passed()) {
     std::cout << "\nModule " << module.number << " is not complete yet: every test must pass. Nothing was recorded.\n";
@@ -209,7 +262,9 @@ int run_watch(const GlobalOptions& options, const std::string& requested, int ma
   auto before = snapshot_folder(dir);
   while (true) {
     if (out.colour() && out.interactive()) std::cout << "\033[2J\033[H";  // a fresh screen per run
-    TestRun run = run_tests(session, module, true);
+    TestOptions compact;
+    compact.compact = true;
+    TestRun run = run_tests(session, module, compact);
     ++runs;
     if (max_runs > 0 && runs >= max_runs) return 0;
     std::cout << out.dim(fmt::format("\nwatching {} - save a file to re-test, Ctrl-C to stop", dir.string())) << "\n"
@@ -244,8 +299,13 @@ void register_module_testing_commands(CLI::App& group, CommandRegistry& registry
 
   auto* test = group.add_subcommand("test", "Build your code for a module and run its tests (records nothing)");
   auto test_number = std::make_shared<std::string>();
+  auto test_options = std::make_shared<TestOptions>();
   test->add_option("NN", *test_number, "Module number or name")->required();
-  on_chosen(test, registry, [options, test_number] { return run_test(*options, *test_number); });
+  test->add_option("FILTER", test_options->filter,
+                   "Only these cases: a name, a wildcard (\"matmul*\") or tags (\"[matmul]\"), as Catch2 reads them");
+  test->add_flag("--json", test_options->json, "Print the report as JSON (each case: name, points, status, failure)");
+  test->add_flag("-v,--verbose", test_options->verbose, "Show the compiler's and the test program's whole output");
+  on_chosen(test, registry, [options, test_number, test_options] { return run_test(*options, *test_number, *test_options); });
 
   auto* complete = group.add_subcommand("complete", "Run the tests again and, if all pass, record the module as completed");
   auto complete_number = std::make_shared<std::string>();

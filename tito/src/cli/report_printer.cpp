@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "core/terminal.h"
 
@@ -12,6 +13,14 @@ namespace tito {
 namespace {
 
 constexpr std::size_t kMaxBuildLogLines = 80;  // enough for the first few errors; the rest is usually fallout
+constexpr std::size_t kOutputLinesShown = 12;  // of a crashed or stopped case's output, without --verbose
+
+std::vector<std::string> split_lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
 
 const StubLocation* find_stub(const std::vector<StubLocation>& stubs, const std::string& detail) {
   const StubLocation* best = nullptr;
@@ -57,9 +66,25 @@ void print_case(const CaseResult& result, const ReportContext& context, const Te
     case CaseStatus::Crashed:
     case CaseStatus::TimedOut:
     case CaseStatus::OutOfMemory:
-    case CaseStatus::Errored:
-      if (!result.detail.empty()) std::cout << indent << result.detail << "\n";
+    case CaseStatus::Errored: {
+      for (const auto& line : split_lines(result.detail)) std::cout << indent << line << "\n";
+      if (!result.diagnosis.empty()) {
+        const auto lines = split_lines(result.diagnosis);  // the first says what and where, the rest more
+        std::cout << indent << out.bold("where: ") << out.yellow(lines.front()) << "\n";
+        for (std::size_t i = 1; i < lines.size(); ++i) std::cout << indent << out.dim(lines[i]) << "\n";
+      }
+      // What the learner's code printed during the case (Catch2's own report is not in it).
+      const auto lines = split_lines(result.output);
+      if (!lines.empty()) {
+        const std::size_t first = context.verbose || lines.size() <= kOutputLinesShown ? 0 : lines.size() - kOutputLinesShown;
+        std::cout << indent << out.dim(first == 0 ? "its output:" : fmt::format("the last {} lines of its output "
+                                                                                 "(--verbose shows all {}):",
+                                                                                 kOutputLinesShown, lines.size()))
+                  << "\n";
+        for (std::size_t i = first; i < lines.size(); ++i) std::cout << indent << "  " << lines[i] << "\n";
+      }
       break;
+    }
     default:
       if (!result.detail.empty()) std::cout << indent << result.detail << "\n";
       break;
@@ -103,16 +128,177 @@ std::string score_line(const TestReport& report, int fallback_points) {
 void print_report(const TestReport& report, const ReportContext& context) {
   const Terminal& out = terminal();
   if (!report.build_ok) {
-    std::cout << out.fail_mark() << " " << out.red("Your code did not compile.") << " Compiler errors (your files first):\n\n";
-    std::istringstream ordered(order_build_log(report.build_log, context.module_dir));
-    std::size_t shown = 0;
-    for (std::string line; std::getline(ordered, line) && shown < kMaxBuildLogLines; ++shown) std::cout << "  " << line << "\n";
-    if (shown == kMaxBuildLogLines) std::cout << out.dim("  ... (more errors follow; fix these first)") << "\n";
+    const std::string learner_dir = context.learner_root.empty() ? context.module_dir : context.learner_root;
+    if (context.verbose) {
+      std::cout << out.fail_mark() << " " << out.red("Your code did not compile.")
+                << " The compiler's whole output (your files first):\n\n";
+      std::istringstream ordered(order_build_log(report.build_log, learner_dir));
+      for (std::string line; std::getline(ordered, line);) std::cout << "  " << line << "\n";
+    } else {
+      int errors = 0;
+      const std::string first = first_learner_error(report.build_log, learner_dir, &errors);
+      std::cout << out.fail_mark() << " " << out.red("Your code did not compile.") << " The first error:\n\n";
+      for (const auto& line : split_lines(first)) std::cout << "  " << line << "\n";
+      std::cout << "\n";
+      if (errors > 1)
+        std::cout << out.dim(fmt::format("{} more error{} after it (often caused by this one); ", errors - 1,
+                                         errors == 2 ? "" : "s"));
+      std::cout << out.dim("tito module test " + context.module_number + " --verbose shows the compiler's whole output")
+                << "\n";
+    }
     std::cout << "\n";
+    if (!context.verbose) {
+      const std::size_t n = report.cases.size();
+      std::cout << out.fail_mark() << " " << fmt::format("{} test case{} did not run (the code did not compile)", n,
+                                                         n == 1 ? "" : "s")
+                << "\n";
+    }
   }
-  for (const auto& result : report.cases) print_case(result, context, out);
-  const std::string line = score_line(report, context.fallback_points);
+  if (report.build_ok || context.verbose)
+    for (const auto& result : report.cases) print_case(result, context, out);
+  if (report.build_ok && report.cases.empty() && !report.filter.empty())
+    std::cout << out.yellow(fmt::format("No test case matches \"{}\".", report.filter))
+              << " Names and tags: tito module view " << context.module_number << "\n";
+  std::string line = score_line(report, context.fallback_points);
+  if (!report.filter.empty()) line += fmt::format(" (only the cases matching \"{}\")", report.filter);
   std::cout << "\n" << (report.all_passed() ? out.green(line) : out.bold(line)) << "\n";
+}
+
+namespace {
+
+struct CompilerLine {
+  std::string file;
+  bool error = false;    // "file:l:c: error: ..." or "fatal error"
+  bool context = false;  // "In function", "In instantiation of", "required from", "In file included from"
+  bool snippet = false;  // the quoted source line and the caret below it
+};
+
+CompilerLine classify_compiler_line(const std::string& line) {
+  static const std::regex error(R"(^(.+?):\d+:\d+: (fatal )?error: )");
+  static const std::regex located(R"(^(.+?):(\d+:\d+:)? )");
+  CompilerLine kind;
+  std::smatch match;
+  if (line.empty()) return kind;
+  if (line[0] == ' ' || line[0] == '\t' || line[0] == '|') {
+    kind.snippet = true;
+    return kind;
+  }
+  if (std::regex_search(line, match, error)) {
+    kind.error = true;
+    kind.file = match[1].str();
+    return kind;
+  }
+  if (line.rfind("In file included from", 0) == 0) {
+    kind.context = true;
+    return kind;
+  }
+  if (std::regex_search(line, match, located) &&
+      (line.find(": In ") != std::string::npos || line.find("required from") != std::string::npos ||
+       line.find("required by substitution") != std::string::npos)) {
+    kind.context = true;
+    kind.file = match[1].str();
+  }
+  return kind;
+}
+
+}  // namespace
+
+std::string first_learner_error(const std::string& log, const std::string& learner_dir, int* error_count) {
+  const auto lines = split_lines(log);
+  const auto mine = [&](const std::string& file) { return !learner_dir.empty() && file.rfind(learner_dir, 0) == 0; };
+  struct Group {
+    std::vector<std::size_t> context;
+    std::size_t error = 0;
+    std::vector<std::size_t> snippet;
+    bool concerns_learner = false;
+  };
+  std::vector<Group> groups;
+  std::vector<std::size_t> context;
+  int errors = 0;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const CompilerLine kind = classify_compiler_line(lines[i]);
+    if (kind.context) {
+      context.push_back(i);
+    } else if (kind.error) {
+      ++errors;
+      Group group;
+      group.context = context;
+      group.error = i;
+      group.concerns_learner = mine(kind.file);
+      for (std::size_t c : context) group.concerns_learner = group.concerns_learner || mine(classify_compiler_line(lines[c]).file);
+      for (std::size_t j = i + 1; j < lines.size() && classify_compiler_line(lines[j]).snippet; ++j) group.snippet.push_back(j);
+      groups.push_back(group);
+      context.clear();
+    } else if (!kind.snippet) {
+      context.clear();  // a note, a warning or ninja's words: the next error starts afresh
+    }
+  }
+  if (error_count) *error_count = errors;
+  if (groups.empty()) {  // no compiler error we recognise (a linker error, a missing tool): all of it
+    std::string text;
+    for (const auto& line : lines)
+      if (line.rfind("FAILED: ", 0) != 0) text += line + "\n";
+    return text;
+  }
+  const Group* chosen = &groups.front();
+  for (const auto& group : groups)
+    if (group.concerns_learner) {
+      chosen = &group;
+      break;
+    }
+  std::string text;
+  // Of the context, only the learner's own lines: where in their code the chain starts.
+  for (std::size_t c : chosen->context) {
+    const CompilerLine kind = classify_compiler_line(lines[c]);
+    if (mine(kind.file)) text += lines[c] + "\n";
+  }
+  text += lines[chosen->error] + "\n";
+  for (std::size_t j : chosen->snippet) text += lines[j] + "\n";
+  return text;
+}
+
+std::string failure_text(const CaseResult& result) {
+  std::string text;
+  const auto add = [&text](const std::string& line) {
+    if (!line.empty()) text += (text.empty() ? "" : "\n") + line;
+  };
+  if (result.passed()) return "";
+  add(result.detail);
+  if (!result.diagnosis.empty()) add("where: " + result.diagnosis);
+  for (const auto& failure : result.failures) {
+    if (!failure.file.empty()) add(fmt::format("{}:{}", failure.file, failure.line));
+    add(failure.expression);
+    if (!failure.expected.empty() || !failure.actual.empty()) {
+      add("expected: " + failure.expected);
+      add("actual:   " + failure.actual);
+    } else if (!failure.expanded.empty()) {
+      add("with: " + failure.expanded);
+    }
+    add(failure.message);
+  }
+  return text;
+}
+
+std::string report_json(const TestReport& report, int fallback_points) {
+  nlohmann::json cases = nlohmann::json::array();
+  for (const auto& c : report.cases) {
+    cases.push_back({{"name", c.name},
+                     {"points", c.points},
+                     {"points_earned", c.passed() ? c.points : 0},
+                     {"status", to_string(c.status)},
+                     {"failure", failure_text(c)},
+                     {"duration_ms", c.duration_ms}});
+  }
+  nlohmann::json json = {{"module", report.module},
+                         {"filter", report.filter},
+                         {"build_ok", report.build_ok},
+                         {"points_earned", report.points_earned()},
+                         {"points_possible", report.cases.empty() ? fallback_points : report.points_possible()},
+                         {"passed", report.passed_count()},
+                         {"failed", report.failed_count()},
+                         {"cases", cases}};
+  if (!report.build_ok) json["build_log"] = report.build_log;
+  return json.dump(2);
 }
 
 }  // namespace tito

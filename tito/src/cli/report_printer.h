@@ -14,6 +14,9 @@ struct ReportContext {
   std::vector<StubLocation> stubs;        // to say where a not-implemented function lives
   int fallback_points = 0;                // the module's points when the report has no cases (build failed)
   bool compact = false;                   // watch mode: only failures
+  bool verbose = false;                   // the compiler's and the program's whole output
+  std::string learner_root;               // the folder of every learner module, for compiler errors
+  std::string module_number;              // for the commands the report suggests
 };
 
 void print_report(const TestReport& report, const ReportContext& context);
@@ -21,5 +24,17 @@ std::string score_line(const TestReport& report, int fallback_points);  // "Scor
 
 // Compiler output reordered so that diagnostics about files under `first_dir` come first.
 std::string order_build_log(const std::string& log, const std::string& first_dir);
+
+// The first compiler error that concerns a file under `learner_dir`, as the learner needs it: the
+// error with its source line, and of a template's "required from" chain only the learner's lines.
+// Without such an error, the first error of all. `error_count` receives how many errors there were.
+std::string first_learner_error(const std::string& log, const std::string& learner_dir, int* error_count = nullptr);
+
+// The report as one JSON object: module, filter, build_ok, points, and per case name, points,
+// status and failure text (`tito module test NN --json`).
+std::string report_json(const TestReport& report, int fallback_points);
+
+// A failed case's failure in plain text: detail, diagnosis, each failed assertion.
+std::string failure_text(const CaseResult& result);
 
 }  // namespace tito

@@ -57,7 +57,12 @@ std::string path_safe(const std::string& id) {
 // The message a grade report shows for one case.
 std::string case_message(const CaseResult& result) {
   if (result.passed()) return "";
-  if (!result.detail.empty() && result.status != CaseStatus::Failed) return first_lines(result.detail, 12);
+  if (!result.detail.empty() && result.status != CaseStatus::Failed) {
+    std::string text = result.detail;
+    if (!result.diagnosis.empty()) text += "\n" + result.diagnosis;
+    if (!result.output.empty()) text += "\n--- output of the test program ---\n" + result.output;
+    return first_lines(text, 12);
+  }
   for (const auto& failure : result.failures) {
     std::string text = failure.expression;
     if (!failure.actual.empty() || !failure.expected.empty())

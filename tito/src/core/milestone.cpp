@@ -73,6 +73,8 @@ std::string MilestoneGate::describe() const {
   return fmt::format("{} {} {}", metric, comparison, value);
 }
 
+std::string format_measured(double value) { return fmt::format("{:.6g}", value); }
+
 bool gate_passes(const MilestoneGate& gate, double measured) {
   if (!comparisons().count(gate.comparison)) throw std::invalid_argument("unknown comparison " + gate.comparison);
   if (!std::isfinite(measured)) return false;
@@ -232,7 +234,7 @@ PartVerdict judge_part(const MilestonePart& part, const std::vector<ResultLine>&
   }
   if (!run_failure.empty()) {
     verdict.message = fmt::format("the program did not finish: {}", run_failure);
-    if (verdict.value) verdict.message += fmt::format(" (after reporting {} = {})", part.gate.metric, *verdict.value);
+    if (verdict.value) verdict.message += fmt::format(" (after reporting {} = {})", part.gate.metric, format_measured(*verdict.value));
     return verdict;
   }
   if (!verdict.value && skip_reason) {
@@ -250,7 +252,7 @@ PartVerdict judge_part(const MilestonePart& part, const std::vector<ResultLine>&
   }
   verdict.passed = gate_passes(part.gate, *verdict.value);
   if (!verdict.passed)
-    verdict.message = fmt::format("{} = {} does not meet the gate {}", part.gate.metric, *verdict.value, part.gate.describe());
+    verdict.message = fmt::format("{} = {} does not meet the gate {}", part.gate.metric, format_measured(*verdict.value), part.gate.describe());
   return verdict;
 }
 

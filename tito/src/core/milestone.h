@@ -22,6 +22,10 @@ struct MilestoneGate {
   std::string describe() const;  // "accuracy >= 0.95"
 };
 
+// A measured value as people read it: 6 significant digits, so a float accuracy of
+// 0.9549999833106995 prints as 0.955 (the gate still compares the exact value).
+std::string format_measured(double value);
+
 // Throws std::invalid_argument for an unknown comparison. NaN and infinities never pass.
 // "==" and "!=" allow a relative slack of 1e-9, so 3.0/4 printed and read back equals 0.75.
 bool gate_passes(const MilestoneGate& gate, double measured);

@@ -7,11 +7,13 @@
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
+#include <regex>
 #include <stdexcept>
 
 #include "build/captured_command.h"
 #include "build/ninja_file.h"
 #include "run/sandbox.h"
+#include "run/stack_location.h"
 #include "run/test_session.h"
 
 namespace tito {
@@ -112,6 +114,7 @@ std::vector<CaseResult> cases_declared_in(const std::vector<fs::path>& test_sour
         read_string_literal(text, at, tags);
       }
       if (tags.find("[.") != std::string::npos) continue;  // hidden
+      result.tags = tags;
       auto points = tags.find(points_tag);
       if (points != std::string::npos) result.points = std::atoi(tags.c_str() + points + points_tag.size());
       cases.push_back(result);
@@ -216,6 +219,134 @@ ProgramOutcome run_program(const Toolchain& toolchain, const ProgramRequest& req
   return outcome;
 }
 
+namespace {
+
+// A filter as Catch2 reads it, for the cases of a build that failed (no binary to ask): tags in
+// brackets must all be present, otherwise the name must match, '*' matching anything.
+bool declared_case_matches(const std::string& name, const std::string& tags, const std::string& filter) {
+  if (filter.empty()) return true;
+  if (filter.front() == '[') {
+    for (std::size_t at = 0; (at = filter.find('[', at)) != std::string::npos;) {
+      const auto close = filter.find(']', at);
+      if (close == std::string::npos) break;
+      if (tags.find(filter.substr(at, close - at + 1)) == std::string::npos) return false;
+      at = close + 1;
+    }
+    return true;
+  }
+  std::string pattern;
+  for (char c : filter) {
+    if (c == '*') {
+      pattern += ".*";
+      continue;
+    }
+    if (std::string(".^$|()[]{}+?\\").find(c) != std::string::npos) pattern += '\\';
+    pattern += c;
+  }
+  return std::regex_match(name, std::regex(pattern, std::regex::icase));
+}
+
+// Whether this compiler can build and run a program with AddressSanitizer and UBSan; asked once
+// per build directory (the answer is kept in `probe_dir`).
+bool sanitizers_work(const Toolchain& toolchain, const fs::path& probe_dir) {
+  const fs::path answer = probe_dir / "answer.txt";
+  std::ifstream cached(answer);
+  std::string said;
+  if (cached >> said) return said == "yes";
+  fs::create_directories(probe_dir);
+  const fs::path source = probe_dir / "probe.cpp", binary = probe_dir / "probe";
+  std::ofstream(source) << "#include <vector>\nint main() { std::vector<int> v(3); return v[1]; }\n";
+  std::vector<std::string> argv = {find_executable(toolchain.cxx), "-fsanitize=address,undefined", source.string(), "-o",
+                                   binary.string()};
+  CommandOutcome compiled = run_captured(argv, {}, [](const std::string&) {});
+  bool works = compiled.exit_code == 0;
+  if (works) {
+    CommandOutcome ran = run_captured({binary.string()}, {}, [](const std::string&) {});
+    works = ran.exit_code == 0;
+  }
+  std::ofstream(answer) << (works ? "yes" : "no") << "\n";
+  return works;
+}
+
+std::vector<fs::path> absolute_learner_dirs(const ModuleTestRequest& request) {
+  std::vector<fs::path> dirs;
+  for (const auto& [module, dir] : request.learner_dirs) dirs.push_back(fs::absolute(dir));
+  return dirs;
+}
+
+// Runs each crashed case again, alone, in a build of the same code with AddressSanitizer and
+// UBSan (in <build_dir>/sanitize, compiled only now), and keeps the sanitizer's one-line account.
+// Where the compiler has no sanitizers, the backtrace taken at the crash stays the diagnosis.
+void diagnose_crashes(const Toolchain& toolchain, const ModuleTestRequest& request, const NinjaPlan& plan,
+                      const TestSessionSpec& session, TestReport& report, const ProgressSink& progress) {
+  constexpr std::size_t kMaxCasesToDiagnose = 3;  // each costs a run; the first few say enough
+  std::vector<CaseResult*> crashed;
+  for (auto& c : report.cases)
+    if (c.status == CaseStatus::Crashed && c.name != "(test program start-up)") crashed.push_back(&c);
+  if (crashed.empty() || toolchain.sanitized) return;  // a sanitized build has said what it saw already
+  const fs::path dir = fs::absolute(request.build_dir) / "sanitize";
+  if (!sanitizers_work(toolchain, dir / "probe")) {
+    for (auto* c : crashed)
+      c->diagnosis += std::string(c->diagnosis.empty() ? "" : " ") +
+                      "(this compiler has no AddressSanitizer, so tito cannot name the kind of error)";
+    return;
+  }
+  Toolchain sanitizing = toolchain;
+  for (const char* flag : {"-fsanitize=address,undefined", "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer",
+                           "-g", "-O1"})
+    sanitizing.cxx_flags.push_back(flag);
+  sanitizing.link_flags.push_back("-fsanitize=address,undefined");
+  sanitizing.sanitized = true;
+  ModuleTestRequest variant = request;
+  variant.build_dir = dir;
+  // The test objects need no sanitizer (the errors are in the learner's code): reuse them.
+  if (variant.prebuilt_test_objects.empty())
+    for (const auto& source : plan.test_sources)
+      variant.prebuilt_test_objects.push_back(fs::absolute(request.build_dir) / source.object);
+  const NinjaPlan variant_plan = plan_module_build(sanitizing, variant);
+  fs::create_directories(dir / "run");
+  write_if_changed(dir / "build.ninja", ninja_file_text(sanitizing, variant_plan));
+  if (progress)
+    progress(crashed.size() == 1 ? "a test case crashed: running it again with AddressSanitizer to see why"
+                                 : "test cases crashed: running them again with AddressSanitizer to see why");
+  NinjaRun build = run_ninja(sanitizing, dir, {variant_plan.test_binary}, progress, request.build_jobs);
+  if (!build.ok) return;  // the plain build compiled; keep what its backtrace said
+
+  TestSessionSpec sanitized = session;
+  sanitized.binary = dir / variant_plan.test_binary;
+  sanitized.sanitized = true;
+  sanitized.live_status = {};
+  // Cases that crashed at the same place of the learner's code crashed the same way: one run tells.
+  std::map<std::string, std::string> diagnosis_by_place;
+  const auto place_of = [](const CaseResult& c) {
+    const auto at = c.diagnosis.find(" at ");
+    return at == std::string::npos ? std::string() : c.diagnosis.substr(at + 4);
+  };
+  std::size_t runs = 0;
+  for (auto* c : crashed) {
+    const std::string place = place_of(*c);
+    auto known = diagnosis_by_place.find(place);
+    if (!place.empty() && known != diagnosis_by_place.end()) {
+      c->diagnosis = known->second;
+      continue;
+    }
+    if (runs == kMaxCasesToDiagnose) continue;
+    sanitized.work_dir = dir / "run" / ("case-" + std::to_string(++runs));
+    fs::create_directories(sanitized.work_dir);
+    if (!session.writable_dir.empty()) sanitized.writable_dir = sanitized.work_dir;
+    std::vector<CaseResult> one = {CaseResult{}};
+    one[0].name = c->name;
+    run_test_session(sanitized, one, {});
+    const bool sanitizer_spoke = one[0].detail.find("Sanitizer") != std::string::npos ||
+                                 one[0].detail.find("runtime error:") != std::string::npos;
+    if (!sanitizer_spoke || one[0].diagnosis.empty()) continue;  // keep what the backtrace said
+    c->diagnosis = one[0].diagnosis + "\nthe sanitizer's full report: " + (sanitized.work_dir / "output_1.txt").string();
+    if (!place.empty()) diagnosis_by_place[place] = c->diagnosis;
+  }
+}
+
+}  // namespace
+
 TestReport run_module_tests(const Toolchain& toolchain, const ModuleTestRequest& request,
                             const ProgressSink& progress) {
   require_tools(toolchain);
@@ -242,13 +373,19 @@ TestReport run_module_tests(const Toolchain& toolchain, const ModuleTestRequest&
   session.sanitized = toolchain.sanitized;
   session.extra_env = request.run_env;
   if (request.confine_writes) session.writable_dir = run_dir;
+  session.filter = request.filter;
+  session.learner_dirs = absolute_learner_dirs(request);
+  session.live_status = request.live_status;
+  report.filter = request.filter;
 
   auto run_start = std::chrono::steady_clock::now();
   if (report.build_ok) {
     report.cases = list_cases(session);
     run_test_session(session, report.cases, progress);
+    if (request.diagnose_crashes) diagnose_crashes(toolchain, request, plan, session, report, progress);
   } else {
-    report.cases = cases_declared_in(request.test_sources);
+    for (auto& c : cases_declared_in(request.test_sources))
+      if (declared_case_matches(c.name, c.tags, request.filter)) report.cases.push_back(c);
     for (auto& c : report.cases) c.detail = "the code did not compile";
   }
   report.run_seconds = seconds_since(run_start);

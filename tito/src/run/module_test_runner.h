@@ -30,6 +30,9 @@ struct Toolchain {
 // Throws std::runtime_error naming the file and the fix (re-run the set-up command) when missing or bad.
 Toolchain load_toolchain(const std::filesystem::path& build_dir);
 
+// Called about 5 times a second while a test case runs, and with an empty name once it has ended.
+using LiveStatus = std::function<void(const std::string& case_name, double elapsed_s)>;
+
 struct ModuleTestRequest {
   std::string module;                                   // "01"
   // Modules whose code comes from the learner: module number -> directory holding the learner's
@@ -47,6 +50,12 @@ struct ModuleTestRequest {
   std::vector<std::filesystem::path> prebuilt_test_objects;
   std::map<std::string, std::string> run_env;           // added to the test program's environment
   bool confine_writes = false;                          // best effort: only <build_dir>/run stays writable
+  // Only the cases this Catch2 test spec selects: a name, a wildcard, or tags ("[matmul]").
+  std::string filter;
+  // A crashed case is run again, alone, in a build with AddressSanitizer and UBSan (made only then),
+  // so that the report can name the kind of error and the learner's line.
+  bool diagnose_crashes = true;
+  LiveStatus live_status;  // shows that a long case is alive
 };
 
 // Compiles test sources to objects (no link) in `build_dir`, so many learner builds can share them.

@@ -234,6 +234,7 @@ SandboxResult sandboxed_run(const SandboxSpec& spec) {
   setpgid(pid, pid);  // also from the parent, so killpg works even before the child ran
   close(output_fd);
   result.started = true;
+  if (spec.on_start) spec.on_start(pid);
 
   // Poll rather than block: the parent must be able to stop a child that never returns.
   auto deadline = start + std::chrono::duration<double>(spec.time_limit_s);
@@ -251,6 +252,7 @@ SandboxResult sandboxed_run(const SandboxSpec& spec) {
     }
     if (std::chrono::steady_clock::now() >= deadline) {
       result.timed_out = true;
+      if (spec.before_time_out_kill) spec.before_time_out_kill();
       killpg(pid, SIGKILL);
       while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
       break;

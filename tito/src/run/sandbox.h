@@ -24,6 +24,11 @@ struct SandboxSpec {
   // Called every few milliseconds while the program runs (e.g. to show its output live); returning
   // false stops the program at once (e.g. the learner pressed Ctrl-C).
   std::function<bool()> keep_running;
+  // Called once the program has started, with its process id (e.g. to signal it later).
+  std::function<void(int pid)> on_start;
+  // Called when the time limit is reached, before the kill: the last moment to ask the program
+  // where it is (e.g. send it SIGUSR1 and wait briefly for the backtrace it writes).
+  std::function<void()> before_time_out_kill;
 };
 
 struct SandboxResult {

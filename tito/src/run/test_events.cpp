@@ -25,8 +25,15 @@ std::vector<ListedCase> parse_case_list(const std::string& program_output) {
 }
 
 RunEvents read_events_file(const std::filesystem::path& file) {
-  RunEvents run;
   std::ifstream in(file);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_events_text(text.str());
+}
+
+RunEvents parse_events_text(const std::string& text) {
+  RunEvents run;
+  std::istringstream in(text);
   std::string line;
   while (std::getline(in, line)) {
     auto json = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);

@@ -46,5 +46,6 @@ struct RunEvents {
 
 // A missing file reads as no events; a line cut short by a crash is skipped.
 RunEvents read_events_file(const std::filesystem::path& file);
+RunEvents parse_events_text(const std::string& lines);
 
 }  // namespace tito

@@ -32,9 +32,14 @@ struct AssertionFailure {
 struct CaseResult {
   std::string name;
   int points = 0;              // from the [points=N] tag
+  std::string tags;            // "[tensor][points=5]", when read from the test sources
   CaseStatus status = CaseStatus::NotRun;
   std::vector<AssertionFailure> failures;
   std::string detail;          // signal / limit / exception message for Crashed, TimedOut, OutOfMemory, Errored, NotImplemented
+  // Crashed or TimedOut: what went wrong and where in the learner's code, in one line, e.g.
+  // "heap-buffer-overflow, write of 4 bytes, elementwise.cpp:57 in tinytorch::native::add".
+  std::string diagnosis;
+  std::string output;          // what the program printed during this case, when it did not end normally
   std::string hint;            // from the module's hints.json
   double duration_ms = 0;
   bool passed() const { return status == CaseStatus::Passed; }
@@ -46,6 +51,7 @@ struct TestReport {
   std::string build_log;         // compiler output when the build failed (and warnings when it did not)
   double build_seconds = 0;
   double run_seconds = 0;
+  std::string filter;            // the test spec that chose the cases ("" = all of them)
   std::vector<CaseResult> cases;
 
   int points_earned() const;

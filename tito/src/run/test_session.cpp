@@ -1,15 +1,19 @@
 #include "run/test_session.h"
 
 #include <signal.h>
+#include <sys/types.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include "run/sandbox.h"
+#include "run/stack_location.h"
 #include "run/test_events.h"
 
 namespace tito {
@@ -17,6 +21,7 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::size_t kOutputTailChars = 4000;
+constexpr auto kBacktraceWait = std::chrono::milliseconds(1000);  // for the program to answer SIGUSR1
 
 std::string read_file_from(const fs::path& file, long offset) {
   std::ifstream in(file, std::ios::binary);
@@ -49,13 +54,16 @@ SandboxSpec sandbox_spec_for(const TestSessionSpec& spec, std::vector<std::strin
   sandbox.extra_env = spec.extra_env;
   sandbox.writable_dir = spec.writable_dir;
   if (!events.empty()) sandbox.extra_env["TITO_EVENTS_FILE"] = events.string();
+  // A crash writes a backtrace first (curriculum/common/src/backtrace_on_signal.h); a sanitizer
+  // does that itself, better.
+  if (!spec.sanitized) sandbox.extra_env["TITO_CRASH_BACKTRACE"] = "1";
   if (spec.sanitized) {
     // ASan cannot live under RLIMIT_AS; its own limits stand in. An allocation over the limit
     // or a resident size over it ends the run with a report we recognise as out-of-memory.
     std::string mb = std::to_string(spec.memory_limit_mb);
     sandbox.extra_env["ASAN_OPTIONS"] =
         "detect_leaks=0:hard_rss_limit_mb=" + mb + ":max_allocation_size_mb=" + mb + ":abort_on_error=0";
-    sandbox.extra_env["UBSAN_OPTIONS"] = "print_stacktrace=1";
+    sandbox.extra_env["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1";
   }
   return sandbox;
 }
@@ -115,9 +123,26 @@ void classify_finished_case(const CaseEvents& events, CaseResult& result) {
   }
 }
 
+// Where the program was, from the backtrace it wrote: the innermost frame in the learner's files,
+// else the innermost frame tito can name, marked as not the learner's. Empty when there is none.
+std::string where_it_was(const TestSessionSpec& spec, const std::string& output, std::string* learner_function = nullptr) {
+  const auto addresses = backtrace_addresses(output);
+  if (addresses.empty()) return "";
+  const auto frames = symbolise(spec.binary, addresses);
+  if (auto mine = first_learner_frame(frames, spec.learner_dirs)) {
+    if (learner_function) *learner_function = mine->file.string() + ":" + mine->function;
+    return mine->short_text();
+  }
+  for (const auto& frame : frames)
+    if (!frame.file.empty() && frame.file.string().find("backtrace_on_signal") == std::string::npos)
+      return frame.short_text() + " (not in your files)";
+  return frames.empty() ? "" : "outside your files";
+}
+
 // The status of the case that was running when the process ended early.
-void blame_interrupted_case(const SandboxResult& run, const TestSessionSpec& spec, const std::string& case_output,
+void blame_interrupted_case(const SandboxResult& run, const TestSessionSpec& spec, const std::string& raw_output,
                             CaseResult& result) {
+  const std::string case_output = without_backtrace_blocks(raw_output);
   std::string headline = sanitizer_headline(case_output);
   if (run.timed_out) {
     result.status = CaseStatus::TimedOut;
@@ -140,17 +165,30 @@ void blame_interrupted_case(const SandboxResult& run, const TestSessionSpec& spe
                                      : headline;
   }
   if (!headline.empty() && result.detail != headline) result.detail += "; " + headline;
+  if (result.status == CaseStatus::Crashed) {
+    result.diagnosis = sanitizer_diagnosis(case_output, spec.learner_dirs);
+    if (result.diagnosis.empty()) {
+      const std::string where = where_it_was(spec, raw_output);
+      const std::string signal = describe_signal(run.signal);
+      if (!where.empty()) result.diagnosis = (run.signal ? signal.substr(0, signal.find(' ')) : "crashed") + " at " + where;
+    }
+  } else if (result.status == CaseStatus::TimedOut && run.timed_out) {
+    const std::string where = where_it_was(spec, raw_output);
+    result.diagnosis = where.empty() ? "tito could not see where it was (the program did not answer, or addr2line is missing)"
+                                     : "it was still running at " + where;
+  }
   // ASan follows an rss-limit report with the whole memory map: nothing a learner can use.
   std::string useful_output = case_output.substr(0, case_output.find("==Process memory map follows"));
-  std::string output_tail = tail(useful_output, kOutputTailChars);
-  if (!output_tail.empty()) result.detail += "\n--- output of the test program ---\n" + output_tail;
+  result.output = tail(useful_output, kOutputTailChars);
 }
 
 }  // namespace
 
 std::vector<CaseResult> list_cases(const TestSessionSpec& spec) {
   fs::path output = spec.work_dir / "list_output.txt";
-  SandboxResult run = sandboxed_run(sandbox_spec_for(spec, {spec.binary.string(), "--tito-list"}, output, {}));
+  std::vector<std::string> argv = {spec.binary.string(), "--tito-list"};
+  if (!spec.filter.empty()) argv.push_back(spec.filter);
+  SandboxResult run = sandboxed_run(sandbox_spec_for(spec, argv, output, {}));
   std::string text = read_file_from(output, 0);
   std::vector<CaseResult> cases;
   try {
@@ -174,33 +212,139 @@ std::vector<CaseResult> list_cases(const TestSessionSpec& spec) {
   return cases;
 }
 
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Watches one start of the test binary from tito's side while it runs: which case is running and
+// for how long (from the events file), live status for the learner, and, once some case has hung,
+// whether the running one is stuck in the same learner function (then it is stopped early).
+class RunWatch {
+ public:
+  RunWatch(const TestSessionSpec& spec, fs::path events_file, fs::path output_file,
+           const std::map<std::string, std::string>& known_hangs)
+      : spec_(spec), events_file_(std::move(events_file)), output_file_(std::move(output_file)), known_hangs_(known_hangs) {}
+
+  void started(int pid) { pid_ = pid; }
+
+  // The sandbox's keep_running: false stops the program.
+  bool keep_running() {
+    const auto now = Clock::now();
+    if (now - last_look_ < std::chrono::milliseconds(200)) return true;
+    last_look_ = now;
+    read_new_events();
+    if (current_case_.empty()) return true;
+    const double elapsed = std::chrono::duration<double>(now - case_started_).count();
+    if (spec_.live_status) spec_.live_status(current_case_, elapsed);
+    if (known_hangs_.empty() || elapsed < spec_.same_hang_check_after_s) return true;
+    if (now - last_sample_ < std::chrono::seconds(1)) return true;
+    last_sample_ = now;
+    std::string function;
+    ask_for_backtrace();
+    where_it_was(spec_, read_file_from(output_file_, sample_from_), &function);
+    auto same = known_hangs_.find(function);
+    same_place_samples_ = (!function.empty() && same != known_hangs_.end()) ? same_place_samples_ + 1 : 0;
+    if (same_place_samples_ < 2) return true;
+    stuck_like_ = same->second;
+    stuck_after_s_ = elapsed;
+    return false;
+  }
+
+  // SIGUSR1 makes the program write a backtrace block to its output; wait for it to appear.
+  void ask_for_backtrace() {
+    if (pid_ <= 0) return;
+    std::error_code ignored;
+    sample_from_ = static_cast<long>(fs::file_size(output_file_, ignored));
+    if (kill(pid_, SIGUSR1) != 0) return;
+    const auto until = Clock::now() + kBacktraceWait;
+    while (Clock::now() < until) {
+      if (read_file_from(output_file_, sample_from_).find("tito-backtrace-end") != std::string::npos) return;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
+
+  void finished() {
+    if (spec_.live_status && shown_) spec_.live_status("", 0);
+  }
+
+  const std::string& stuck_like() const { return stuck_like_; }
+  double stuck_after_s() const { return stuck_after_s_; }
+
+ private:
+  void read_new_events() {
+    std::string chunk = read_file_from(events_file_, events_offset_);
+    auto last_newline = chunk.rfind('\n');
+    if (last_newline == std::string::npos) return;
+    events_offset_ += static_cast<long>(last_newline + 1);
+    std::istringstream lines(chunk.substr(0, last_newline + 1));
+    for (std::string line; std::getline(lines, line);) {
+      // Only the event kind and the name matter here; the full parse happens after the run.
+      if (line.find("\"event\":\"case_start\"") != std::string::npos) {
+        RunEvents one = parse_events_text(line);
+        current_case_ = one.cases.empty() ? "" : one.cases.front().name;
+        case_started_ = Clock::now();
+        same_place_samples_ = 0;
+      } else if (line.find("\"event\":\"case_end\"") != std::string::npos) {
+        if (spec_.live_status && shown_) spec_.live_status("", 0);
+        current_case_.clear();
+      }
+    }
+    shown_ = shown_ || !current_case_.empty();
+  }
+
+  const TestSessionSpec& spec_;
+  fs::path events_file_, output_file_;
+  const std::map<std::string, std::string>& known_hangs_;
+  int pid_ = -1;
+  long events_offset_ = 0, sample_from_ = 0;
+  std::string current_case_;
+  Clock::time_point case_started_, last_look_, last_sample_;
+  int same_place_samples_ = 0;
+  bool shown_ = false;
+  std::string stuck_like_;
+  double stuck_after_s_ = 0;
+};
+
+}  // namespace
+
 void run_test_session(const TestSessionSpec& spec, std::vector<CaseResult>& cases, const ProgressSink& progress) {
   std::map<std::string, CaseResult*> by_name;
   for (auto& c : cases) by_name[c.name] = &c;
   std::set<std::string> done;
   for (const auto& c : cases)
     if (c.status != CaseStatus::NotRun) done.insert(c.name);  // e.g. a start-up crash found while listing
+  std::map<std::string, std::string> known_hangs;  // learner "file:function" -> the case that hung there
 
   for (int attempt = 1;; ++attempt) {
     std::vector<CaseResult*> pending;
     for (auto& c : cases)
       if (!done.count(c.name)) pending.push_back(&c);
     if (pending.empty()) return;
-    if (progress)
-      progress(attempt == 1 ? "running " + std::to_string(pending.size()) + " test cases"
-                            : "re-running the " + std::to_string(pending.size()) + " test cases not yet run");
+    const std::string count = std::to_string(pending.size()) + (pending.size() == 1 ? " test case" : " test cases");
+    if (progress) progress(attempt == 1 ? "running " + count : "re-running the " + count + " not yet run");
 
     std::string suffix = std::to_string(attempt);
     fs::path names_file = spec.work_dir / ("cases_" + suffix + ".txt");
     fs::path events_file = spec.work_dir / ("events_" + suffix + ".jsonl");
     fs::path output_file = spec.work_dir / ("output_" + suffix + ".txt");
+    // Catch2's own report goes to a file of its own: the failures reach the learner through the
+    // events, and the program's output then holds only what the learner's code printed.
+    fs::path catch_report = spec.work_dir / ("catch_report_" + suffix + ".txt");
     {
       std::ofstream names(names_file, std::ios::trunc);
       for (const auto* c : pending) names << escape_test_name(c->name) << "\n";
     }
     fs::remove(events_file);
-    SandboxResult run = sandboxed_run(sandbox_spec_for(
-        spec, {spec.binary.string(), "-f", names_file.string(), "--use-colour", "no"}, output_file, events_file));
+    SandboxSpec sandbox = sandbox_spec_for(spec,
+                                           {spec.binary.string(), "-f", names_file.string(), "-o", catch_report.string(),
+                                            "--use-colour", "no"},
+                                           output_file, events_file);
+    RunWatch watch(spec, events_file, output_file, known_hangs);
+    sandbox.on_start = [&](int pid) { watch.started(pid); };
+    sandbox.keep_running = [&] { return watch.keep_running(); };
+    sandbox.before_time_out_kill = [&] { watch.ask_for_backtrace(); };
+    SandboxResult run = sandboxed_run(sandbox);
+    watch.finished();
     RunEvents events = read_events_file(events_file);
 
     std::size_t newly_done = 0;
@@ -213,7 +357,22 @@ void run_test_session(const TestSessionSpec& spec, std::vector<CaseResult>& case
       } else {
         std::string case_output = read_file_from(output_file, case_events.output_offset);
         for (const auto& failure : case_events.failures) result.failures.push_back(failure.failure);
-        blame_interrupted_case(run, spec, case_output, result);
+        if (run.stopped && !watch.stuck_like().empty()) {
+          result.status = CaseStatus::TimedOut;
+          result.duration_ms = watch.stuck_after_s() * 1000;
+          result.detail = "stopped after " + format_seconds(std::round(watch.stuck_after_s())) +
+                          " s: it hangs where '" + watch.stuck_like() + "' did, so tito did not wait the full " +
+                          format_seconds(spec.time_limit_s) + " s";
+          result.diagnosis = "it was still running at " + where_it_was(spec, case_output);
+          result.output = tail(without_backtrace_blocks(case_output), kOutputTailChars);
+        } else {
+          blame_interrupted_case(run, spec, case_output, result);
+          std::string function;
+          if (result.status == CaseStatus::TimedOut && run.timed_out) {
+            where_it_was(spec, case_output, &function);
+            if (!function.empty()) known_hangs.emplace(function, result.name);
+          }
+        }
       }
       done.insert(result.name);
       ++newly_done;

@@ -20,13 +20,21 @@ struct TestSessionSpec {
   bool sanitized = false;
   std::map<std::string, std::string> extra_env;  // added to the program's environment
   std::filesystem::path writable_dir;            // set: try to make everything else read-only (sandbox.h)
+  std::string filter;                            // Catch2 test spec for list_cases ("" = every case)
+  std::vector<std::filesystem::path> learner_dirs;  // to find the learner's frame in a backtrace
+  LiveStatus live_status;
+  // Once one case has run out of time, another whose backtrace twice shows it in the same learner
+  // function (sampled from this many seconds on) is stopped early: it hangs the same way.
+  double same_hang_check_after_s = 2;
 };
 
 // Lists the binary's cases (in the sandbox too: static initialisers are learner code).
 // On failure returns one Crashed pseudo-case explaining why.
 std::vector<CaseResult> list_cases(const TestSessionSpec& spec);
 
-// Fills in the status of every case in `cases` that is not hidden.
+// Fills in the status of every case in `cases` that is not hidden. A case that crashed or ran out
+// of time gets a diagnosis naming where it was (from the backtrace the program writes), or what a
+// sanitizer said when the binary is sanitized.
 void run_test_session(const TestSessionSpec& spec, std::vector<CaseResult>& cases, const ProgressSink& progress);
 
 }  // namespace tito

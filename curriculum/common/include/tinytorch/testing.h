@@ -10,6 +10,7 @@
 #include <catch2/catch.hpp>
 #include <sstream>
 #include <string>
+#include <vector>
 #include <tinytorch/torch.h>
 
 namespace Catch {
@@ -18,6 +19,12 @@ namespace Catch {
 template <>
 struct StringMaker<tinytorch::Tensor> {
   static std::string convert(const tinytorch::Tensor& tensor);
+};
+// Sizes written as a std::vector in a test print as tinytorch prints sizes() ("[2, 3]"), so the
+// expected and the actual side of `t.sizes() == Sizes{2, 3}` read the same way.
+template <>
+struct StringMaker<std::vector<int64_t>> {
+  static std::string convert(const std::vector<int64_t>& values);
 };
 }  // namespace Catch
 

@@ -33,6 +33,15 @@ std::size_t hoard() {
   }
 }
 
+// Writes far past the end of a heap block: a plain build crashes once it leaves the heap, a
+// sanitized one stops at the first write out of bounds.
+int write_past_end() {
+  std::vector<int> values(4);
+  volatile int* data = values.data();
+  for (std::size_t i = 0; i < (std::size_t(1) << 34); ++i) data[i] = 1;  // the out-of-bounds write
+  return values[0];
+}
+
 int divide(int a, int b) {
   if (b == 0) throw std::runtime_error("division by zero");
   return a / b;

@@ -11,6 +11,7 @@ int read_through(int* pointer);
 int spin();
 std::size_t hoard();
 int divide(int a, int b);
+int write_past_end();
 }  // namespace fixture
 
 namespace {
@@ -50,6 +51,10 @@ TEST_CASE("spin never returns", "[fixture][points=5]") { CHECK(fixture::spin() =
 TEST_CASE("hoard exhausts memory", "[fixture][points=5]") { CHECK(fixture::hoard() > 0); }
 
 TEST_CASE("divide throws", "[fixture][points=2]") { CHECK(fixture::divide(1, 0) == 0); }
+
+TEST_CASE("write_past_end overflows the heap", "[fixture][memory][points=3]") { CHECK(fixture::write_past_end() == 1); }
+
+TEST_CASE("spin hangs again, the same way", "[fixture][points=1]") { CHECK(fixture::spin() == 1); }
 
 TEST_CASE("add still passes after the crashes", "[fixture][points=4]") { CHECK(fixture::add(-1, 1) == 0); }
 

@@ -1,0 +1,188 @@
+#include "run/stack_location.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <regex>
+#include <sstream>
+
+#include "build/captured_command.h"
+
+namespace tito {
+namespace fs = std::filesystem;
+namespace {
+
+constexpr const char* kBlockBegin = "tito-backtrace-begin ";
+constexpr const char* kBlockEnd = "tito-backtrace-end";
+
+bool starts_with(const std::string& text, const std::string& prefix) { return text.rfind(prefix, 0) == 0; }
+
+// "tinytorch::native::mm(tinytorch::Tensor const&, ...)" -> "tinytorch::native::mm": the argument
+// list makes the line long and says nothing the learner's file does not.
+std::string without_arguments(const std::string& function) {
+  auto open = function.find('(');
+  if (open == std::string::npos || starts_with(function.substr(open), "()::") ) return function;
+  if (open >= 8 && function.compare(open - 8, 8, "operator") == 0) open = function.find('(', open + 2);
+  return open == std::string::npos ? function : function.substr(0, open);
+}
+
+bool is_under(const fs::path& file, const fs::path& dir) {
+  const std::string f = file.lexically_normal().string(), d = dir.lexically_normal().string();
+  return !d.empty() && f.size() > d.size() && f.compare(0, d.size(), d) == 0 &&
+         (d.back() == '/' || f[d.size()] == '/');
+}
+
+bool is_learner_file(const fs::path& file, const std::vector<fs::path>& learner_dirs) {
+  return std::any_of(learner_dirs.begin(), learner_dirs.end(), [&](const fs::path& dir) {
+    std::error_code ignored;
+    const fs::path canonical = fs::weakly_canonical(dir, ignored);
+    return is_under(file, dir) || (!canonical.empty() && is_under(file, canonical));
+  });
+}
+
+// "/ws/modules/01_tensor/matmul.cpp:23:5" or "...:23" -> file and line.
+bool split_file_line(const std::string& text, fs::path& file, int& line) {
+  static const std::regex pattern(R"(^(.+?):(\d+)(?::\d+)?$)");
+  std::smatch match;
+  if (!std::regex_match(text, match, pattern)) return false;
+  file = match[1].str();
+  line = std::atoi(match[2].str().c_str());
+  return true;
+}
+
+// A sanitizer's stack frame: "    #0 0x55d4c5 in tinytorch::native::add(...) /path/file.cpp:57:12".
+std::optional<CodeLocation> parse_sanitizer_frame(const std::string& line) {
+  static const std::regex pattern(R"(^\s*#\d+ 0x[0-9a-fA-F]+ in (.+) (\S+)$)");
+  std::smatch match;
+  if (!std::regex_match(line, match, pattern)) return std::nullopt;
+  CodeLocation location;
+  location.function = without_arguments(match[1].str());
+  if (!split_file_line(match[2].str(), location.file, location.line)) return std::nullopt;
+  return location;
+}
+
+}  // namespace
+
+std::string CodeLocation::short_text() const {
+  std::string text = file.filename().string() + ":" + std::to_string(line);
+  if (!function.empty()) text += " in " + function;
+  return text;
+}
+
+std::vector<unsigned long long> backtrace_addresses(const std::string& output) {
+  const auto begin = output.rfind(kBlockBegin);
+  if (begin == std::string::npos) return {};
+  const auto end = output.find(kBlockEnd, begin);
+  if (end == std::string::npos) return {};  // cut short: the program was killed while writing it
+  std::istringstream block(output.substr(begin, end - begin));
+  std::string header;
+  std::getline(block, header);
+  std::istringstream header_fields(header.substr(std::string(kBlockBegin).size()));
+  std::string signal_text, base_text;
+  header_fields >> signal_text >> base_text;
+  const unsigned long long base = std::strtoull(base_text.c_str(), nullptr, 16);
+  std::vector<unsigned long long> addresses;
+  for (std::string line; std::getline(block, line);) {
+    const unsigned long long address = std::strtoull(line.c_str(), nullptr, 16);
+    // Return addresses point after the call; one byte back lands on the calling line.
+    if (address > base) addresses.push_back(address - base - 1);
+  }
+  return addresses;
+}
+
+std::string without_backtrace_blocks(const std::string& output) {
+  std::string text = output;
+  for (auto begin = text.find(kBlockBegin); begin != std::string::npos; begin = text.find(kBlockBegin, begin)) {
+    if (begin > 0 && text[begin - 1] == '\n') --begin;  // the block starts with a newline of its own
+    auto end = text.find(kBlockEnd, begin);
+    end = end == std::string::npos ? text.size() : std::min(text.size(), end + std::string(kBlockEnd).size() + 1);
+    text.erase(begin, end - begin);
+  }
+  return text;
+}
+
+std::vector<CodeLocation> symbolise(const fs::path& binary, const std::vector<unsigned long long>& addresses) {
+  std::vector<CodeLocation> frames;
+  const std::string addr2line = find_executable("addr2line");
+  if (addr2line.empty() || addresses.empty()) return frames;
+  std::vector<std::string> argv = {addr2line, "-e", binary.string(), "-f", "-C", "-i"};
+  for (auto address : addresses) {
+    std::ostringstream hex;
+    hex << "0x" << std::hex << address;
+    argv.push_back(hex.str());
+  }
+  // Without -a, addr2line prints a function line and a file:line line per frame, inlined frames first.
+  std::vector<std::string> lines;
+  CommandOutcome outcome = run_captured(argv, {}, [&](const std::string& line) { lines.push_back(line); });
+  if (outcome.exit_code != 0) return {};
+  for (std::size_t i = 0; i + 1 < lines.size(); i += 2) {
+    CodeLocation frame;
+    frame.function = lines[i] == "??" ? "" : without_arguments(lines[i]);
+    std::string where = lines[i + 1].substr(0, lines[i + 1].find(" (discriminator"));
+    if (!split_file_line(where, frame.file, frame.line) || frame.file == "??" || frame.line == 0) frame.file.clear();
+    frames.push_back(frame);
+  }
+  return frames;
+}
+
+std::optional<CodeLocation> first_learner_frame(const std::vector<CodeLocation>& frames,
+                                                const std::vector<fs::path>& learner_dirs) {
+  for (const auto& frame : frames)
+    if (!frame.file.empty() && is_learner_file(frame.file, learner_dirs)) return frame;
+  return std::nullopt;
+}
+
+std::string sanitizer_diagnosis(const std::string& output, const std::vector<fs::path>& learner_dirs) {
+  static const std::regex asan_error(R"(ERROR: AddressSanitizer: ([A-Za-z-]+))");
+  static const std::regex access(R"(^(READ|WRITE) of size (\d+))");
+  static const std::regex signal_access(R"(The signal is caused by a (READ|WRITE) memory access)");
+  static const std::regex ubsan_error(R"(^(\S+): runtime error: (.*)$)");
+  std::istringstream lines(output);
+  std::string kind, what;
+  std::vector<CodeLocation> frames;
+  std::optional<CodeLocation> reported_at;  // UBSan names the place itself
+  bool in_report = false;
+  for (std::string line; std::getline(lines, line);) {
+    std::smatch match;
+    if (!in_report && std::regex_search(line, match, asan_error)) {
+      kind = match[1].str();
+      in_report = true;
+      continue;
+    }
+    if (!in_report && std::regex_search(line, match, ubsan_error)) {
+      kind = "undefined behaviour: " + match[2].str();
+      CodeLocation location;
+      if (split_file_line(match[1].str(), location.file, location.line)) reported_at = location;
+      in_report = true;
+      continue;
+    }
+    if (!in_report) continue;
+    if (what.empty() && std::regex_search(line, match, access)) {
+      what = (match[1].str() == "READ" ? "read of " : "write of ") + match[2].str() + " bytes";
+    } else if (what.empty() && std::regex_search(line, match, signal_access)) {
+      what = match[1].str() == "READ" ? "a read" : "a write";
+    } else if (line.find("address points to the zero page") != std::string::npos) {
+      what += what.empty() ? "through a null pointer" : " through a null pointer";
+    } else if (auto frame = parse_sanitizer_frame(line)) {
+      frames.push_back(*frame);
+    } else if (starts_with(line, "SUMMARY:") || (!frames.empty() && line.find_first_not_of(" \t") == std::string::npos)) {
+      break;  // the first stack is the one that matters
+    }
+  }
+  if (kind.empty()) return "";
+  std::optional<CodeLocation> where = first_learner_frame(frames, learner_dirs);
+  if (reported_at && is_learner_file(reported_at->file, learner_dirs)) {
+    if (!where || where->file != reported_at->file || where->line != reported_at->line) {
+      CodeLocation at = *reported_at;
+      if (where && where->file == at.file) at.function = where->function;
+      where = at;
+    }
+  }
+  std::string text = kind;
+  if (!what.empty()) text += ", " + what;
+  if (where) text += ", " + where->short_text();
+  else if (reported_at) text += ", " + reported_at->short_text();
+  else if (!frames.empty()) text += ", " + frames.front().short_text() + " (not in your files)";
+  return text;
+}
+
+}  // namespace tito
