@@ -171,6 +171,11 @@ TEST_CASE("SGD momentum: the first step uses the gradient, then buf = momentum *
   REQUIRE(optimizer.state().count(optim::param_state_key(p)) == 1);
   const auto& state = static_cast<const optim::SGDParamState&>(*optimizer.state().at(optim::param_state_key(p)));
   CHECK_THAT(state.momentum_buffer(), AllClose(as_tensor({0.19, 0.38}), 0, 1e-12));
+  // The buffer is the optimizer's own tensor: stepping leaves p.grad() alone, and zero_grad (which
+  // zeros p.grad() in place) leaves the buffer alone.
+  CHECK_THAT(p.grad(), AllClose(as_tensor({0.1, 0.2})));
+  optimizer.zero_grad();
+  CHECK_THAT(state.momentum_buffer(), AllClose(as_tensor({0.19, 0.38}), 0, 1e-12));
 }
 
 TEST_CASE("SGD weight decay adds weight_decay * p to the gradient", "[points=5][sgd][weight_decay]") {

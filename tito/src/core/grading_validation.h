@@ -2,7 +2,8 @@
 // `tito instructor validate`: can every available module be graded? For each one: its solution
 // markers are well formed and sit inside function bodies, the points in its tests add up to the
 // total in curriculum.json, the generated starter compiles and scores 0 without crashing, and the
-// reference scores full points. Uses the same build and sandbox path as `tito grade`.
+// reference scores full points, and every known-wrong variant of the reference (variants.h) makes a
+// test fail. Uses the same build and sandbox path as `tito grade`.
 #include <filesystem>
 #include <functional>
 #include <string>
@@ -15,7 +16,7 @@
 namespace tito {
 
 struct ValidationCheck {
-  std::string name;     // "markers", "points", "starter fails", "reference passes", "hints"
+  std::string name;     // "markers", "points", "starter fails", "reference passes", "variants", "hints"
   bool ok = false;
   bool warning_only = false;  // reported but does not fail validation
   std::string detail;
@@ -32,11 +33,14 @@ struct ModuleValidation {
 // region that is not inside a function body or leaves its braces unbalanced.
 std::vector<std::string> marker_problems(const std::string& source, const std::string& file_label);
 
+// Every module with tests carries at least this many known-wrong variants.
+constexpr std::size_t kMinimumVariants = 5;
+
 using ValidationProgress = std::function<void(const std::string& line)>;
 
 std::vector<ModuleValidation> validate_modules(const Installation& installation, const Curriculum& curriculum,
                                                const Toolchain& toolchain, const std::vector<const ModuleInfo*>& modules,
                                                const std::filesystem::path& scratch_dir, int jobs,
-                                               const ValidationProgress& progress = {});
+                                               bool check_variants_too = true, const ValidationProgress& progress = {});
 
 }  // namespace tito
