@@ -65,8 +65,8 @@ void Trainer::optimizer_update(int64_t sample_count) {
 }
 
 // TODO: train_epoch(batches) -- one pass over the training data.
-//   1. If options_.scheduler() is set, step it first: LibTorch's step() sets this epoch's rate.
-//   2. begin_epoch(); module_->train(); optimizer_.zero_grad().
+//   1. (The scheduler is stepped at the end, step 6: once per epoch, after the optimizer's steps.)
+//   2. begin_epoch() (it records the rate this epoch trains at); module_->train(); optimizer_.zero_grad().
 //   3. EpochTotals totals; window_batches = 0, window_samples = 0.
 //      while (auto batch = batches.next()):
 //        result = process_batch(batch->data, batch->target); totals.add(result);
@@ -75,12 +75,13 @@ void Trainer::optimizer_update(int64_t sample_count) {
 //        after_batch(totals).
 //   4. A window left over at the end (fewer batches) gets its own optimizer_update too.
 //   5. TT_CHECK(totals.samples > 0, ...): an epoch without batches is a mistake (an empty loader).
-//   6. return end_epoch(totals.metrics()).
+//   6. If options_.scheduler() is set, step it once, now that the epoch's updates are done (the
+//      LibTorch and PyTorch convention): the next epoch trains at the new rate. Then return
+//      end_epoch(totals.metrics()).
 //   Example: accumulation_steps 4 and a single batch: the leftover window of 1 batch is still
 //   stepped, so the epoch makes 1 update, not 0.
 Metrics Trainer::train_epoch(Batches batches) {
   // BEGIN SOLUTION name="tinytorch::training::Trainer::train_epoch" lesson="6. One epoch: train_epoch"
-  if (options_.scheduler() != nullptr) options_.scheduler()->step();
   begin_epoch();
   module_->train();
   optimizer_.zero_grad();
@@ -103,6 +104,7 @@ Metrics Trainer::train_epoch(Batches batches) {
   if (window_batches > 0) optimizer_update(window_samples);
   TT_CHECK(totals.samples > 0, "Trainer::train_epoch: the loader yielded no batches; check the dataset's size ",
            "and that drop_last does not drop the only batch");
+  if (options_.scheduler() != nullptr) options_.scheduler()->step();  // after the epoch's updates
   return end_epoch(totals.metrics());
   // END SOLUTION
 }

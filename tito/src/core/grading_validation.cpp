@@ -81,7 +81,6 @@ Scope classify_brace(const std::string& header, const std::vector<Scope>& open) 
   return Scope::Type;  // a brace initialiser at namespace scope: not code a learner writes into
 }
 
-
 // What one known-wrong variant did to the tests: the cases that failed, or why it proves nothing.
 struct VariantOutcome {
   std::string problem;               // empty when a test caught it (as expected)
@@ -131,30 +130,43 @@ VariantOutcome run_variant(const Toolchain& toolchain, const ModuleInfo& module,
   return outcome;
 }
 
+// The module's variants applied to its reference files, or the reason they cannot be (a missing
+// variants.json, too few variants, a variant whose text no longer matches): checked before any
+// build, so a stale variant costs no compile time.
+struct PreparedVariants {
+  std::vector<Variant> variants;
+  std::vector<std::string> sources;  // the changed file of each variant
+  std::string problem;
+};
+
+PreparedVariants prepare_variants(const Installation& installation, const ModuleInfo& module) {
+  PreparedVariants prepared;
+  try {
+    prepared.variants = load_variants(module);
+    const auto reference = generate_module_files(installation, module, FileFlavour::Reference);
+    for (const auto& variant : prepared.variants) {
+      const std::string file_name = fs::path(variant.file).filename().string();
+      const auto file = std::find_if(reference.begin(), reference.end(), [&](const GeneratedFile& f) { return f.name == file_name; });
+      prepared.sources.push_back(apply_variant(variant, module, file == reference.end() ? std::string() : file->content));
+    }
+  } catch (const UserError& error) {
+    prepared.problem = error.problem();
+    return prepared;
+  }
+  if (prepared.variants.size() < kMinimumVariants)
+    prepared.problem = fmt::format("{} has {} variants; a module needs at least {} known-wrong variants of its reference "
+                                   "(the mistakes its lesson warns about), each caught by a test",
+                                   module.variants.string(), prepared.variants.size(), kMinimumVariants);
+  return prepared;
+}
+
 // Every variant of the module must make at least one test fail.
-ValidationCheck check_variants(const Toolchain& toolchain, const ModuleInfo& module, const std::vector<GeneratedFile>& reference,
+ValidationCheck check_variants(const Toolchain& toolchain, const ModuleInfo& module, const PreparedVariants& prepared,
                                const std::vector<fs::path>& test_objects, const std::map<std::string, fs::path>& reference_objects,
                                const fs::path& dir, int jobs) {
   ValidationCheck check{"variants", false, false, ""};
-  std::vector<Variant> variants;
-  std::vector<std::string> sources;
-  try {
-    variants = load_variants(module);
-    for (const auto& variant : variants) {
-      const std::string file_name = fs::path(variant.file).filename().string();
-      const auto file = std::find_if(reference.begin(), reference.end(), [&](const GeneratedFile& f) { return f.name == file_name; });
-      sources.push_back(apply_variant(variant, module, file == reference.end() ? std::string() : file->content));
-    }
-  } catch (const UserError& error) {
-    check.detail = error.problem();
-    return check;
-  }
-  if (variants.size() < kMinimumVariants) {
-    check.detail = fmt::format("{} has {} variants; a module needs at least {} known-wrong variants of its reference "
-                               "(the mistakes its lesson warns about), each caught by a test",
-                               module.variants.string(), variants.size(), kMinimumVariants);
-    return check;
-  }
+  const std::vector<Variant>& variants = prepared.variants;
+  const std::vector<std::string>& sources = prepared.sources;
   std::vector<VariantOutcome> outcomes(variants.size());
   std::atomic<std::size_t> next{0};
   auto worker = [&] {
@@ -316,6 +328,15 @@ std::vector<ModuleValidation> validate_modules(const Installation& installation,
       results.push_back(validation);
       continue;  // no starter can be generated from broken markers
     }
+    PreparedVariants variants;
+    if (check_variants_too) {
+      variants = prepare_variants(installation, *module);
+      if (!variants.problem.empty()) {
+        validation.checks.push_back({"variants", false, false, variants.problem});
+        results.push_back(validation);
+        continue;  // nothing is built for a module whose variants must be fixed first
+      }
+    }
     const fs::path dir = scratch_dir / module->folder();
     say("compiling its tests");
     TestObjects objects = build_test_objects(toolchain, module->tests, dir / "tests", jobs);
@@ -324,15 +345,12 @@ std::vector<ModuleValidation> validate_modules(const Installation& installation,
       results.push_back(validation);
       continue;
     }
-    std::vector<GeneratedFile> reference_files;
     std::map<std::string, fs::path> reference_objects;  // file name -> its object in the reference build
     for (FileFlavour flavour : {FileFlavour::Starter, FileFlavour::Reference}) {
       const bool starter = flavour == FileFlavour::Starter;
       const fs::path files_dir = dir / (starter ? "starter" : "reference");
       fs::remove_all(files_dir);
-      const auto files = generate_module_files(installation, *module, flavour);
-      write_module_files(files_dir, files);
-      if (!starter) reference_files = files;
+      write_module_files(files_dir, generate_module_files(installation, *module, flavour));
       ModuleTestRequest request;
       request.module = module->number;
       request.learner_dirs[module->number] = files_dir;
@@ -375,7 +393,7 @@ std::vector<ModuleValidation> validate_modules(const Installation& installation,
     if (check_variants_too && validation.checks.back().ok) {
       say("building and running its known-wrong variants");
       validation.checks.push_back(
-          check_variants(toolchain, *module, reference_files, objects.objects, reference_objects, dir / "variants", jobs));
+          check_variants(toolchain, *module, variants, objects.objects, reference_objects, dir / "variants", jobs));
     }
     results.push_back(validation);
   }
