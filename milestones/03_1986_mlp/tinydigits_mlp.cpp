@@ -1,10 +1,11 @@
 // Milestone 03 (1986), part 2: a multi-layer perceptron reads handwritten digits, on YOUR code for
 // modules 01-08: Tensor, ReLU, nn::Linear, cross-entropy, the DataLoader over TinyDigits, autograd,
-// SGD and the training history with its SVG curves.
+// Adam, and module 08's Trainer (train_epoch, process_batch, optimizer_update, evaluate) with a
+// cosine learning-rate schedule and gradient clipping, and the training history with its SVG curves.
 //
 //     8x8 image (64 pixels) -> Linear(64, 32) -> ReLU -> Linear(32, 10) -> 10 logits
 // 2,410 parameters (64*32 + 32 + 32*10 + 10), 4,736 multiply-adds-as-FLOPs per forward pass
-// (2 * (64*32 + 32*10)). Trained with SGD on 1,000 digits in batches of 32 for 20 epochs, tested on
+// (2 * (64*32 + 32*10)). Trained with Adam on 1,000 digits in batches of 32 for 20 epochs, tested on
 // 200 digits it never saw. Fixed seed: the same code gives the same numbers on every run.
 // tito judges the test accuracy (gate: accuracy >= 0.85).
 //
@@ -29,7 +30,9 @@ namespace datasets = torch::data::datasets;
 
 constexpr int64_t kBatchSize = 32;
 constexpr int kEpochs = 20;
-constexpr double kLearningRate = 0.1;
+constexpr double kLearningRate = 0.01;  // Adam's starting rate; the cosine schedule lowers it
+constexpr double kMinLearningRate = 0.001;
+constexpr double kClipNorm = 5.0;         // gradient norm cap (module 08, clip_grad_norm_)
 constexpr int64_t kClasses = 10;
 
 // Mean cross-entropy of logits (n, 10) against labels (n), in double precision with the stable
@@ -114,58 +117,44 @@ int main() {
   // of the dataset, which shares the image tensor rather than copying it.
   auto loader = torch::data::make_data_loader(train_set.map(torch::data::transforms::Stack<>()),
                                               torch::data::DataLoaderOptions().batch_size(kBatchSize));
-  torch::optim::SGD optimizer(model->parameters(), torch::optim::SGDOptions(kLearningRate));
+  torch::optim::Adam optimizer(model->parameters(), torch::optim::AdamOptions(kLearningRate));
+  // Stepped by the Trainer once per epoch, after the epoch's updates; LibTorch's first step keeps the
+  // starting rate, so T_max = epochs - 1 reaches the minimum for the last epoch.
+  torch::optim::CosineAnnealingLR scheduler(optimizer, kEpochs - 1, kMinLearningRate);
+  torch::training::Trainer trainer(model, optimizer, torch::nn::CrossEntropyLoss(),
+                                   torch::training::TrainerOptions()
+                                       .scheduler(&scheduler)
+                                       .clip_grad_norm(kClipNorm)
+                                       .progress(false));
+  // The test digits as one batch for Trainer::evaluate.
+  std::vector<torch::data::Example<>> test_batches{{test_images, test_labels}};
 
   const double untrained_accuracy = accuracy_of(model, test_images, test_labels);
   std::printf("Untrained: test accuracy %.1f%% (a guess is right 10%% of the time)\n", 100 * untrained_accuracy);
-  std::printf("Training: SGD lr %.2f, batch %lld, %d epochs, %zu batches per epoch\n", kLearningRate,
-              static_cast<long long>(kBatchSize), kEpochs,
+  std::printf("Training with your module 08 Trainer: train_epoch (process_batch, optimizer_update with\n"
+              "clip_grad_norm_ %.1f) and evaluate; your Adam lr %.3f, your CosineAnnealingLR down to %.3f;\n"
+              "batch %lld, %d epochs, %zu batches per epoch\n",
+              kClipNorm, kLearningRate, kMinLearningRate, static_cast<long long>(kBatchSize), kEpochs,
               (train_set.size().value() + static_cast<size_t>(kBatchSize) - 1) / static_cast<size_t>(kBatchSize));
 
-  torch::training::History history;
   const auto training_started = std::chrono::steady_clock::now();
-  for (int epoch = 1; epoch <= kEpochs; ++epoch) {
-    const auto epoch_started = std::chrono::steady_clock::now();
-    model->train();
-    double loss_sum = 0;
-    int64_t samples = 0;
-    for (auto& batch : *loader) {
-      torch::Tensor loss = F::cross_entropy(model->forward(batch.data), batch.target);
-      optimizer.zero_grad();
-      loss.backward();
-      optimizer.step();
-      loss_sum += loss.item<double>() * static_cast<double>(batch.data.size(0));  // sample-weighted mean
-      samples += batch.data.size(0);
-    }
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - epoch_started).count();
-    model->eval();
-    torch::training::EpochRecord record;
-    record.epoch = epoch;
-    record.train_loss = loss_sum / static_cast<double>(samples);
-    record.train_accuracy = accuracy_of(model, train_images, train_labels);
-    {
-      torch::NoGradGuard no_grad;
-      record.val_loss = F::cross_entropy(model->forward(test_images), test_labels).item<double>();
-    }
-    record.val_accuracy = accuracy_of(model, test_images, test_labels);
-    record.lr = kLearningRate;
-    record.samples = samples;
-    record.seconds = seconds;
-    record.samples_per_second = seconds > 0 ? static_cast<double>(samples) / seconds : 0;
-    history.epochs.push_back(record);
-    if (epoch == 1 || epoch % 5 == 0) {
-      const double gap = record.train_accuracy - record.val_accuracy;
-      std::printf("  epoch %2d/%d  loss %.4f  train %5.1f%%  test %5.1f%%  gap %4.1f%%%s  (%.0f digits/s)\n", epoch,
-                  kEpochs, record.train_loss, 100 * record.train_accuracy, 100 * record.val_accuracy, 100 * gap,
-                  gap > 0.10 ? " overfitting?" : "", record.samples_per_second);
-    }
-  }
+  const torch::training::History& history = trainer.fit(loader, test_batches, kEpochs);
   const double training_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - training_started).count();
-  const auto& last = history.epochs.back();
-  std::printf("\nAfter %d epochs (%.2f s of training): train %.1f%%, test %.1f%% (untrained: %.1f%%)\n\n", kEpochs,
-              training_seconds, 100 * last.train_accuracy, 100 * last.val_accuracy, 100 * untrained_accuracy);
-
+  for (const auto& record : history.epochs) {
+    if (record.epoch == 1 || record.epoch % 5 == 0) {
+      std::printf("  epoch %2lld/%d  lr %.4f  loss %.4f  train %5.1f%%  test %5.1f%%  (%.0f digits/s)\n",
+                  static_cast<long long>(record.epoch), kEpochs, record.lr, record.train_loss,
+                  100 * record.train_accuracy, 100 * record.val_accuracy,
+                  record.samples_per_second);
+    }
+  }
+  const double train_accuracy = accuracy_of(model, train_images, train_labels);
+  const double test_accuracy = accuracy_of(model, test_images, test_labels);
+  std::printf("\nAfter %d epochs (%.2f s of training, %lld optimizer steps): train %.1f%%, test %.1f%% "
+              "(untrained: %.1f%%)\n\n",
+              kEpochs, training_seconds, static_cast<long long>(trainer.step()), 100 * train_accuracy,
+              100 * test_accuracy, 100 * untrained_accuracy);
   // Which digits it confuses: rows are the true digit, columns the model's answer.
   torch::Tensor predictions, confidences;
   {
@@ -213,7 +202,7 @@ int main() {
   }
   std::printf("Wall time: %.2f s\n", std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
 
-  milestone::report_result(2, "train_accuracy", last.train_accuracy);
-  milestone::report_result(2, "accuracy", last.val_accuracy);
+  milestone::report_result(2, "train_accuracy", train_accuracy);
+  milestone::report_result(2, "accuracy", test_accuracy);
   return 0;
 }

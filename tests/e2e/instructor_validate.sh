@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # `tito instructor validate` and `tito instructor release`: validate passes on the real module 02 and
 # fails, naming the problem, on a copy of the curriculum with broken points, a test the starter passes,
-# a broken reference and a solution region outside a function; release writes a student copy without
-# solution text (and refuses one whose lesson gives a solution line away).
+# a broken reference, a solution region outside a function, a known-wrong variant whose text no longer
+# matches and one that no test catches; release writes a student copy without solution text (and
+# refuses one whose lesson gives a solution line away).
 # (Every module is validated by starters_fail_reference_passes.sh.)
 # Needs: TITO, TINYTORCH_SOURCE_DIR, TINYTORCH_BUILD_DIR.
 set -euo pipefail
@@ -27,6 +28,8 @@ run 0 "$TITO" instructor validate --modules 02 -j 2
 expect '\[ok\] module 02 \(Activations\)'
 expect 'reference passes: 100/100 points'
 expect 'starter fails: 0/100 points'
+expect 'variants: ([0-9]+)/\1 known-wrong variants caught by a test \(100%\)'
+expect "relu-turns-nan-into-zero: caught by 'relu keeps NaN and refuses bool tensors'"
 expect '1 passed, 0 failed'
 
 # A copy of the sources that tito can be pointed at (TITO_HOME): the curriculum and module 02's code.
@@ -59,10 +62,40 @@ TITO_HOME="$SCRATCH/markers" run 1 "$TITO" instructor validate --modules 02
 expect '\[x\] markers: .*activations.cpp:[0-9]+: the region "extra" is not inside a function body'
 grep -q 'building and running' "$OUT" && fail "it built a module whose markers are broken"
 
+variants=curriculum/02_activations/variants.json
+step "validate names a variant whose text no longer matches the reference (nothing is built)"
+copy_sources "$SCRATCH/stale"
+python3 - "$SCRATCH/stale/$variants" <<'PY'
+import json, sys
+data = json.load(open(sys.argv[1]))
+data["variants"][0]["original"] = "this text is in no learner file"
+json.dump(data, open(sys.argv[1], "w"))
+PY
+TITO_HOME="$SCRATCH/stale" run 1 "$TITO" instructor validate --modules 02 -j 2
+name=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["variants"][0]["name"])' "$SCRATCH/stale/$variants")
+expect "\[x\] variants: variant $name: its original text is no longer in $acts"
+grep -q 'building and running' "$OUT" && fail "it built a module whose variants are stale"
+
+step "validate names a variant that no test catches"
+copy_sources "$SCRATCH/uncaught"
+python3 - "$SCRATCH/uncaught/$variants" <<'PY'
+import json, sys
+data = json.load(open(sys.argv[1]))
+data["variants"].append({"name": "comment-only", "file": "framework/src/02_activations/activations.cpp",
+                         "description": "changes a comment, which no test can see",
+                         "original": "// NaN < 0 is false: NaN stays", "replacement": "// NaN stays"})
+json.dump(data, open(sys.argv[1], "w"))
+PY
+TITO_HOME="$SCRATCH/uncaught" run 1 "$TITO" instructor validate --modules 02 -j 2
+expect '\[x\] variants: [0-9]+/[0-9]+ known-wrong variants caught'
+expect 'comment-only NOT CAUGHT \(changes a comment, which no test can see\): every test passes'
+expect '0 passed, 1 failed'
+
 step "release writes a student copy without solutions, and compiles it"
 run 0 "$TITO" instructor release "$SCRATCH/student"
 expect 'no solution text found in the release; every learner file compiles'
 [[ ! -e "$SCRATCH/student/.git" ]] || fail "the git history was released"
+[[ ! -e "$SCRATCH/student/$variants" ]] || fail "the known-wrong variants (which quote solutions) were released"
 grep -q 'throw tinytorch::NotImplemented("tinytorch::native::relu"' "$SCRATCH/student/$acts" || fail "no starter in the release"
 if grep -rq --include='*.cpp' --include='*.h' 'BEGIN SOLUTION' "$SCRATCH/student/framework"; then
   fail "a solution marker was released"

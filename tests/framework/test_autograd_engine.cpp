@@ -325,6 +325,13 @@ struct WrongCount : public torch::autograd::Function<WrongCount> {
     return {grads[0]};
   }
 };
+
+struct WrongShape : public torch::autograd::Function<WrongShape> {
+  static Tensor forward(torch::autograd::AutogradContext*, Tensor x) { return x * 2; }
+  static torch::autograd::variable_list backward(torch::autograd::AutogradContext*, torch::autograd::variable_list) {
+    return {torch::ones({3})};
+  }
+};
 }  // namespace
 
 TEST_CASE("custom autograd functions: Function<T>, AutogradContext, saved_data", "[autograd]") {
@@ -347,6 +354,11 @@ TEST_CASE("custom autograd functions: Function<T>, AutogradContext, saved_data",
 
   auto a = torch::ones({1}, torch::requires_grad());
   CHECK_THROWS_WITH(WrongCount::apply(a, a).sum().backward(), Contains("returned an incorrect number of gradients"));
+  // A gradient of the wrong shape is blamed on the function that produced it, named once.
+  auto pair = torch::ones({2}, torch::requires_grad());
+  CHECK_THROWS_WITH(WrongShape::apply(pair).sum().backward(),
+                    "Function torch::autograd::CppNode<(anonymous namespace)::WrongShape> returned an invalid gradient "
+                    "at index 0 - got [3] but expected shape compatible with [2]");
   // Without any input that requires grad, nothing is recorded.
   CHECK_FALSE(MulConstant::apply(torch::ones({1}), 2.0).requires_grad());
 }

@@ -217,5 +217,6 @@ TEST_CASE("training: Trainer checkpoints resume the run exactly, schedule and hi
     CHECK(resumed.history().epochs[e].lr == trainer.history().epochs[e].lr);
     CHECK(resumed.history().epochs[e].train_loss == trainer.history().epochs[e].train_loss);
   }
-  CHECK(resumed.history().epochs[3].lr == Approx(0.5 * 0.125));
+  // step() after each epoch, and LibTorch's first step() keeps the rate: 0.5, 0.5, 0.25, 0.125.
+  CHECK(resumed.history().epochs[3].lr == Approx(0.5 * 0.25));
 }

@@ -93,6 +93,8 @@ TEST_CASE("TensorDataset get refuses an index past the end", "[points=5][dataset
   data::datasets::TensorDataset dataset(five_rows(), five_labels());
   CHECK_THAT(dataset.get(4).data, Equals(torch::tensor({40.0, 41.0})));
   CHECK_THROWS_AS(dataset.get(5), torch::Error);
+  // The first index past the end gets the dataset's own message, not the tensor indexing error.
+  CHECK_THROWS_WITH(dataset.get(5), Catch::Contains("out of range") && Catch::Contains("size 5"));
   CHECK_THROWS_WITH(dataset.get(10), Catch::Contains("out of range") && Catch::Contains("10") && Catch::Contains("5"));
 }
 

@@ -171,6 +171,11 @@ TEST_CASE("SGD momentum: the first step uses the gradient, then buf = momentum *
   REQUIRE(optimizer.state().count(optim::param_state_key(p)) == 1);
   const auto& state = static_cast<const optim::SGDParamState&>(*optimizer.state().at(optim::param_state_key(p)));
   CHECK_THAT(state.momentum_buffer(), AllClose(as_tensor({0.19, 0.38}), 0, 1e-12));
+  // The buffer is the optimizer's own tensor: stepping leaves p.grad() alone, and zero_grad (which
+  // zeros p.grad() in place) leaves the buffer alone.
+  CHECK_THAT(p.grad(), AllClose(as_tensor({0.1, 0.2})));
+  optimizer.zero_grad();
+  CHECK_THAT(state.momentum_buffer(), AllClose(as_tensor({0.19, 0.38}), 0, 1e-12));
 }
 
 TEST_CASE("SGD weight decay adds weight_decay * p to the gradient", "[points=5][sgd][weight_decay]") {
@@ -212,7 +217,12 @@ TEST_CASE("Adam's moments after one step are (1 - beta1) g and (1 - beta2) g^2",
   CHECK(state.step() == 1);
   CHECK_THAT(state.exp_avg(), AllClose(as_tensor({0.01, 0.02}), 0, 1e-15));
   CHECK_THAT(state.exp_avg_sq(), AllClose(as_tensor({1e-5, 4e-5}), 0, 1e-15));
+  // The moments are the optimizer's state: updated in place, they keep their storage.
+  const void* exp_avg_storage = state.exp_avg().data_ptr();
+  const void* exp_avg_sq_storage = state.exp_avg_sq().data_ptr();
   optimizer.step();  // the same gradient: m = 0.9 * 0.01 + 0.1 * 0.1 = 0.019 for the first weight
+  CHECK(state.exp_avg().data_ptr() == exp_avg_storage);
+  CHECK(state.exp_avg_sq().data_ptr() == exp_avg_sq_storage);
   CHECK_THAT(state.exp_avg(), AllClose(as_tensor({0.019, 0.038}), 0, 1e-15));
   CHECK_THAT(state.exp_avg_sq(), AllClose(as_tensor({0.999e-5 + 1e-5, 0.999 * 4e-5 + 4e-5}), 0, 1e-15));
 }

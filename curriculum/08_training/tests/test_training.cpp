@@ -298,7 +298,7 @@ TEST_CASE("train_epoch with accumulation_steps sums gradients and steps the left
   CHECK(accumulating.step() == 1);
 }
 
-TEST_CASE("train_epoch steps the scheduler first, records the rate and sets training mode", "[points=6][trainer][epoch][scheduler]") {
+TEST_CASE("train_epoch steps the scheduler after the epoch's updates, records the rate and sets training mode", "[points=6][trainer][epoch][scheduler]") {
   auto model = scalar_model(0.0);
   torch::optim::SGD optimizer(model->parameters(), torch::optim::SGDOptions(1.0));
   torch::optim::StepLR scheduler(optimizer, 1, 0.5);
@@ -307,13 +307,17 @@ TEST_CASE("train_epoch steps the scheduler first, records the rate and sets trai
   model->eval();
   trainer.train_epoch(batches);
   CHECK(model->is_training());
+  CHECK(scheduler.step_count() == 1u);  // once per epoch
   trainer.train_epoch(batches);
   trainer.train_epoch(batches);
-  // step() before each epoch: the first call keeps 1, then 0.5, 0.25.
+  CHECK(scheduler.step_count() == 3u);
+  // step() after each epoch: epoch 1 trains at the starting rate, LibTorch's first step() keeps it
+  // (epoch 2), the second halves it (epoch 3), and the third sets 0.25 for the next epoch.
   REQUIRE(trainer.history().epochs.size() == 3);
   CHECK(trainer.history().epochs[0].lr == Approx(1.0));
-  CHECK(trainer.history().epochs[1].lr == Approx(0.5));
-  CHECK(trainer.history().epochs[2].lr == Approx(0.25));
+  CHECK(trainer.history().epochs[1].lr == Approx(1.0));
+  CHECK(trainer.history().epochs[2].lr == Approx(0.5));
+  CHECK(optimizer.param_groups()[0].options().get_lr() == Approx(0.25));
 }
 
 // ---------------------------------------------------------------------------------------------

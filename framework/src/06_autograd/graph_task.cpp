@@ -43,6 +43,16 @@ variable_list GraphTask::call(Node& node, variable_list&& inputs) {
   if (!keep_graph_) node.release_variables();
   TT_CHECK(outputs.size() == node.num_outputs(), "Function ", node.name(),
            " returned an invalid number of gradients - expected ", node.num_outputs(), ", but got ", outputs.size());
+  // A gradient must have the shape of the tensor it is for. A leaf's shape is known here, so a wrong
+  // one is reported with the rule that produced it (LibTorch's wording), not the leaf that received it.
+  const edge_list& edges = node.next_edges();
+  for (size_t i = 0; i < outputs.size() && i < edges.size(); ++i) {
+    const auto* leaf = dynamic_cast<const AccumulateGrad*>(edges[i].function.get());
+    if (leaf == nullptr || !outputs[i].defined()) continue;
+    TT_CHECK(outputs[i].sizes().equals(leaf->variable().sizes()), "Function ", node.name(),
+             " returned an invalid gradient at index ", i, " - got ", outputs[i].sizes(),
+             " but expected shape compatible with ", leaf->variable().sizes());
+  }
   return outputs;
 }
 

@@ -68,20 +68,19 @@ void Trainer::optimizer_update(int64_t sample_count) {
 
 // TODO: train_epoch(batches) -> the epoch's Metrics -- one pass over the training data (lesson
 //   section 6). batches.next() gives std::optional<Example<>> until the data runs out.
-//   Contract: the scheduler (options_.scheduler(), when set) steps before anything else, LibTorch's
-//   way (its step sets this epoch's rate); the model is in training mode; every batch goes through
-//   process_batch; an update (optimizer_update) follows every options_.accumulation_steps() batches,
-//   with the number of samples in that window, and a shorter window left at the end gets its own
-//   update; the given begin_epoch(), after_batch (after each batch, with the totals so far) and
-//   end_epoch frame the epoch for the clock, progress bar and history; the result is end_epoch's,
-//   from the sample-weighted EpochTotals.
+//   Contract: the given begin_epoch() starts the epoch (it records the rate this epoch trains at); the
+//   model is in training mode; every batch goes through process_batch; an update (optimizer_update)
+//   follows every options_.accumulation_steps() batches, with the number of samples in that window, and
+//   a shorter window left at the end gets its own update; after_batch runs after each batch, with the
+//   totals so far; the scheduler (options_.scheduler(), when set) steps once per epoch, after the
+//   epoch's last update (the PyTorch and LibTorch convention: the next epoch trains at the new rate);
+//   the result is end_epoch's, from the sample-weighted EpochTotals.
 //   Errors: an epoch without batches -> "Trainer::train_epoch: the loader yielded no batches; check
 //   the dataset's size and that drop_last does not drop the only batch".
 //   Example: accumulation_steps 4 and a single batch: the leftover window of 1 batch is still
 //   stepped, so the epoch makes 1 update, not 0.
 Metrics Trainer::train_epoch(Batches batches) {
   // BEGIN SOLUTION name="tinytorch::training::Trainer::train_epoch" lesson="6. One epoch: train_epoch"
-  if (options_.scheduler() != nullptr) options_.scheduler()->step();
   begin_epoch();
   module_->train();
   optimizer_.zero_grad();
@@ -104,6 +103,7 @@ Metrics Trainer::train_epoch(Batches batches) {
   if (window_batches > 0) optimizer_update(window_samples);
   TT_CHECK(totals.samples > 0, "Trainer::train_epoch: the loader yielded no batches; check the dataset's size ",
            "and that drop_last does not drop the only batch");
+  if (options_.scheduler() != nullptr) options_.scheduler()->step();  // after the epoch's updates
   return end_epoch(totals.metrics());
   // END SOLUTION
 }

@@ -68,6 +68,7 @@ struct ValidateArgs {
   std::string modules;
   int jobs = 0;
   std::string keep;
+  bool skip_variants = false;
 };
 
 int run_validate(const GlobalOptions& options, const ValidateArgs& args) {
@@ -78,7 +79,7 @@ int run_validate(const GlobalOptions& options, const ValidateArgs& args) {
   const Terminal& out = terminal();
   std::cout << out.bold(fmt::format("Validating {} module{}", modules.size(), modules.size() == 1 ? "" : "s")) << "\n";
   const auto results = validate_modules(session.installation, session.curriculum, toolchain, modules, scratch.path,
-                                        args.jobs > 0 ? args.jobs : default_jobs(),
+                                        args.jobs > 0 ? args.jobs : default_jobs(), !args.skip_variants,
                                         [&](const std::string& line) { std::cout << "  " << out.dim(line) << "\n" << std::flush; });
   int failed = 0;
   for (const auto& module : results) {
@@ -255,10 +256,12 @@ void register_instructor_commands(CommandRegistry& registry) {
 
   auto validate_args = std::make_shared<ValidateArgs>();
   auto* validate = group->add_subcommand("validate", "Check that every available module can be graded: markers, points, "
-                                                     "starter fails, reference passes");
+                                                     "starter fails, reference passes, every known-wrong variant is caught");
   validate->add_option("--modules", validate_args->modules, "Only these modules, e.g. 01,03 (default: every available one)");
   validate->add_option("-j,--jobs", validate_args->jobs, "Parallel compile jobs (default: the number of cores)");
   validate->add_option("--keep", validate_args->keep, "Build in this folder and keep it (default: a temporary folder)");
+  validate->add_flag("--skip-variants", validate_args->skip_variants,
+                     "Do not build the known-wrong variants (curriculum/NN_slug/variants.json)");
   on_chosen(validate, registry, [options, validate_args] { return run_validate(*options, *validate_args); });
 
   auto release_args = std::make_shared<ReleaseArgs>();

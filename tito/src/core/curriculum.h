@@ -21,6 +21,7 @@ struct ModuleInfo {
   std::filesystem::path lesson;            // absolute; by default curriculum/NN_slug/lesson.md
   std::vector<std::filesystem::path> tests;
   std::filesystem::path hints;             // absolute; may not exist
+  std::filesystem::path variants;          // absolute; known-wrong variants of the reference (variants.h)
   int points = 0;
   double time_limit_s = 30;
   std::size_t memory_limit_mb = 1024;

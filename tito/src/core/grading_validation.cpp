@@ -1,7 +1,11 @@
 #include "core/grading_validation.h"
 
 #include <algorithm>
+#include <atomic>
+#include <map>
+#include <mutex>
 #include <regex>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -10,6 +14,8 @@
 #include "core/learner_files.h"
 #include "core/markdown.h"
 #include "core/starter_generator.h"
+#include "core/variants.h"
+#include "build/ninja_file.h"
 
 namespace tito {
 namespace fs = std::filesystem;
@@ -74,6 +80,128 @@ Scope classify_brace(const std::string& header, const std::vector<Scope>& open) 
   if (header.find(')') != std::string::npos) return Scope::Function;
   if (std::regex_search(header, type_like)) return Scope::Type;
   return Scope::Type;  // a brace initialiser at namespace scope: not code a learner writes into
+}
+
+// What one known-wrong variant did to the tests: the cases that failed, or why it proves nothing.
+struct VariantOutcome {
+  std::string problem;               // empty when a test caught it (as expected)
+  std::vector<std::string> failing;  // the cases that failed
+};
+
+// Builds the module with one variant applied and runs its tests. Only the changed file is
+// compiled: the module's other files link the reference build's objects, the tests the shared
+// test objects.
+VariantOutcome run_variant(const Toolchain& toolchain, const ModuleInfo& module, const Variant& variant,
+                           const std::string& changed_source, const std::vector<fs::path>& test_objects,
+                           const std::map<std::string, fs::path>& reference_objects, const fs::path& dir) {
+  const std::string file_name = fs::path(variant.file).filename().string();
+  fs::remove_all(dir);
+  write_module_files(dir / "files", {{file_name, changed_source}});
+  ModuleTestRequest request;
+  request.module = module.number;
+  request.learner_dirs[module.number] = dir / "files";
+  request.test_sources = module.tests;
+  request.prebuilt_test_objects = test_objects;
+  for (const auto& [name, object] : reference_objects)
+    if (name != file_name) request.prebuilt_test_objects.push_back(object);
+  request.build_dir = dir / "build";
+  request.time_limit_s = module.time_limit_s;
+  request.memory_limit_mb = module.memory_limit_mb;
+  request.build_jobs = 1;
+  const TestReport report = run_module_tests(toolchain, request);
+  VariantOutcome outcome;
+  if (!report.build_ok) {
+    outcome.problem = "it does not compile (a variant must be code a learner could run):\n" + report.build_log;
+    return outcome;
+  }
+  bool expected_failed = false, expected_exists = variant.caught_by.empty();
+  for (const auto& c : report.cases) {
+    if (c.name == variant.caught_by) expected_exists = true;
+    if (c.passed()) continue;
+    outcome.failing.push_back(c.name);
+    if (c.name == variant.caught_by) expected_failed = true;
+  }
+  if (outcome.failing.empty())
+    outcome.problem = "every test passes with this mistake in the code: add or strengthen a test that catches it";
+  else if (!expected_exists)
+    outcome.problem = fmt::format("caught_by names '{}', which is not a test case of the module", variant.caught_by);
+  else if (!variant.caught_by.empty() && !expected_failed)
+    outcome.problem = fmt::format("'{}' was expected to catch it but passes (failing instead: {})", variant.caught_by,
+                                  fmt::join(outcome.failing, "; "));
+  return outcome;
+}
+
+// The module's variants applied to its reference files, or the reason they cannot be (a missing
+// variants.json, too few variants, a variant whose text no longer matches): checked before any
+// build, so a stale variant costs no compile time.
+struct PreparedVariants {
+  std::vector<Variant> variants;
+  std::vector<std::string> sources;  // the changed file of each variant
+  std::string problem;
+};
+
+PreparedVariants prepare_variants(const Installation& installation, const ModuleInfo& module) {
+  PreparedVariants prepared;
+  try {
+    prepared.variants = load_variants(module);
+    const auto reference = generate_module_files(installation, module, FileFlavour::Reference);
+    for (const auto& variant : prepared.variants) {
+      const std::string file_name = fs::path(variant.file).filename().string();
+      const auto file = std::find_if(reference.begin(), reference.end(), [&](const GeneratedFile& f) { return f.name == file_name; });
+      prepared.sources.push_back(apply_variant(variant, module, file == reference.end() ? std::string() : file->content));
+    }
+  } catch (const UserError& error) {
+    prepared.problem = error.problem();
+    return prepared;
+  }
+  if (prepared.variants.size() < kMinimumVariants)
+    prepared.problem = fmt::format("{} has {} variants; a module needs at least {} known-wrong variants of its reference "
+                                   "(the mistakes its lesson warns about), each caught by a test",
+                                   module.variants.string(), prepared.variants.size(), kMinimumVariants);
+  return prepared;
+}
+
+// Every variant of the module must make at least one test fail.
+ValidationCheck check_variants(const Toolchain& toolchain, const ModuleInfo& module, const PreparedVariants& prepared,
+                               const std::vector<fs::path>& test_objects, const std::map<std::string, fs::path>& reference_objects,
+                               const fs::path& dir, int jobs) {
+  ValidationCheck check{"variants", false, false, ""};
+  const std::vector<Variant>& variants = prepared.variants;
+  const std::vector<std::string>& sources = prepared.sources;
+  std::vector<VariantOutcome> outcomes(variants.size());
+  std::atomic<std::size_t> next{0};
+  auto worker = [&] {
+    for (std::size_t i = next++; i < variants.size(); i = next++) {
+      try {
+        outcomes[i] = run_variant(toolchain, module, variants[i], sources[i], test_objects, reference_objects,
+                                  dir / fmt::format("{:02}", i + 1));
+      } catch (const std::exception& error) {
+        outcomes[i].problem = std::string("it could not be run: ") + error.what();
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < std::min<int>(jobs, static_cast<int>(variants.size())); ++t) pool.emplace_back(worker);
+  worker();
+  for (auto& thread : pool) thread.join();
+
+  std::size_t caught = 0;
+  std::string lines;
+  for (std::size_t i = 0; i < variants.size(); ++i) {
+    const VariantOutcome& outcome = outcomes[i];
+    if (outcome.problem.empty()) {
+      ++caught;
+      const std::string& first = variants[i].caught_by.empty() ? outcome.failing.front() : variants[i].caught_by;
+      lines += fmt::format("\n        {}: caught by '{}'{}", variants[i].name, first,
+                           outcome.failing.size() > 1 ? fmt::format(" (+{} more)", outcome.failing.size() - 1) : "");
+    } else {
+      lines += fmt::format("\n        {} NOT CAUGHT ({}): {}", variants[i].name, variants[i].description, outcome.problem);
+    }
+  }
+  check.ok = caught == variants.size();
+  check.detail = fmt::format("{}/{} known-wrong variants caught by a test ({:.0f}%)", caught, variants.size(),
+                             100.0 * static_cast<double>(caught) / static_cast<double>(variants.size())) + lines;
+  return check;
 }
 
 }  // namespace
@@ -256,7 +384,8 @@ std::vector<std::string> framework_source_mentions(const std::string& text, cons
 
 std::vector<ModuleValidation> validate_modules(const Installation& installation, const Curriculum& curriculum,
                                                const Toolchain& toolchain, const std::vector<const ModuleInfo*>& modules,
-                                               const fs::path& scratch_dir, int jobs, const ValidationProgress& progress) {
+                                               const fs::path& scratch_dir, int jobs, bool check_variants_too,
+                                               const ValidationProgress& progress) {
   std::vector<ModuleValidation> results;
   for (const ModuleInfo* module : modules) {
     ModuleValidation validation{module->number, module->title, {}};
@@ -357,6 +486,15 @@ std::vector<ModuleValidation> validate_modules(const Installation& installation,
       results.push_back(validation);
       continue;  // no starter can be generated from broken markers
     }
+    PreparedVariants variants;
+    if (check_variants_too) {
+      variants = prepare_variants(installation, *module);
+      if (!variants.problem.empty()) {
+        validation.checks.push_back({"variants", false, false, variants.problem});
+        results.push_back(validation);
+        continue;  // nothing is built for a module whose variants must be fixed first
+      }
+    }
     const fs::path dir = scratch_dir / module->folder();
     say("compiling its tests");
     TestObjects objects = build_test_objects(toolchain, module->tests, dir / "tests", jobs);
@@ -365,6 +503,7 @@ std::vector<ModuleValidation> validate_modules(const Installation& installation,
       results.push_back(validation);
       continue;
     }
+    std::map<std::string, fs::path> reference_objects;  // file name -> its object in the reference build
     for (FileFlavour flavour : {FileFlavour::Starter, FileFlavour::Reference}) {
       const bool starter = flavour == FileFlavour::Starter;
       const fs::path files_dir = dir / (starter ? "starter" : "reference");
@@ -381,6 +520,9 @@ std::vector<ModuleValidation> validate_modules(const Installation& installation,
       request.build_jobs = jobs;
       say(starter ? "building and running the starter" : "building and running the reference");
       const TestReport report = run_module_tests(toolchain, request);
+      if (!starter)
+        for (const auto& source : plan_module_build(toolchain, request).learner_sources)
+          reference_objects[source.source.filename().string()] = fs::absolute(request.build_dir) / source.object;
       ValidationCheck check{starter ? "starter fails" : "reference passes", false, false, ""};
       if (!report.build_ok) {
         check.detail = (starter ? "the starter does not compile:\n" : "the reference does not compile:\n") + report.build_log;
@@ -405,6 +547,11 @@ std::vector<ModuleValidation> validate_modules(const Installation& installation,
         if (!failing.empty()) check.detail += fmt::format("; failing: {}", fmt::join(failing, "; "));
       }
       validation.checks.push_back(check);
+    }
+    if (check_variants_too && validation.checks.back().ok) {
+      say("building and running its known-wrong variants");
+      validation.checks.push_back(
+          check_variants(toolchain, *module, variants, objects.objects, reference_objects, dir / "variants", jobs));
     }
     results.push_back(validation);
   }

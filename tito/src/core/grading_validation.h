@@ -3,7 +3,8 @@
 // markers are well formed, sit inside function bodies and name a heading of the lesson, no TODO
 // quotes its solution, no lesson, hint or starter points into framework/src/, the points in its tests add up to the
 // total in curriculum.json, the generated starter compiles and scores 0 without crashing, and the
-// reference scores full points. Uses the same build and sandbox path as `tito grade`.
+// reference scores full points, and every known-wrong variant of the reference (variants.h) makes a
+// test fail. Uses the same build and sandbox path as `tito grade`.
 #include <filesystem>
 #include <functional>
 #include <string>
@@ -16,7 +17,7 @@
 namespace tito {
 
 struct ValidationCheck {
-  std::string name;     // "markers", "points", "starter fails", "reference passes", "hints"
+  std::string name;     // "markers", "points", "starter fails", "reference passes", "variants", "hints"
   bool ok = false;
   bool warning_only = false;  // reported but does not fail validation
   std::string detail;
@@ -47,12 +48,14 @@ std::vector<std::string> todo_leaks(const std::string& source, const std::string
 // Lines of `text` that send the learner into the framework's sources ("framework/src/"), which a
 // workspace does not have and where the solutions sit ("label:line: ...").
 std::vector<std::string> framework_source_mentions(const std::string& text, const std::string& label);
+// Every module with tests carries at least this many known-wrong variants.
+constexpr std::size_t kMinimumVariants = 5;
 
 using ValidationProgress = std::function<void(const std::string& line)>;
 
 std::vector<ModuleValidation> validate_modules(const Installation& installation, const Curriculum& curriculum,
                                                const Toolchain& toolchain, const std::vector<const ModuleInfo*>& modules,
                                                const std::filesystem::path& scratch_dir, int jobs,
-                                               const ValidationProgress& progress = {});
+                                               bool check_variants_too = true, const ValidationProgress& progress = {});
 
 }  // namespace tito

@@ -168,7 +168,13 @@ ReleaseResult write_release(const Installation& installation, const Curriculum& 
   }
 
   say("listing the repository's files");
-  const auto files = repository_files(source_dir);
+  // The known-wrong variants quote the solutions they alter: they stay with the instructor.
+  std::set<std::string> instructor_only;
+  for (const auto& module : curriculum.modules())
+    instructor_only.insert(module.variants.lexically_relative(source_dir).generic_string());
+  std::vector<std::string> files;
+  for (const auto& relative : repository_files(source_dir))
+    if (!instructor_only.count(relative)) files.push_back(relative);
   std::vector<std::string> other_texts;
   for (const auto& relative : files) {
     const fs::path file = source_dir / relative;

@@ -11,9 +11,9 @@
 //   trainer.fit(*train_loader, *val_loader, /*epochs=*/20, /*patience=*/3);
 //   trainer.history().write_svg("curves.svg");
 //
-// One epoch (train_epoch): the scheduler sets this epoch's learning rate; then, for every batch,
-// process_batch runs forward, loss and backward, and every accumulation_steps batches
-// optimizer_update averages the summed gradients, clips them, steps and zeroes them.
+// One epoch (train_epoch): for every batch, process_batch runs forward, loss and backward, and
+// every accumulation_steps batches optimizer_update averages the summed gradients, clips them,
+// steps and zeroes them; after the epoch's updates the scheduler steps once (the next epoch's rate).
 // evaluate runs forward and loss only, in eval mode without recording a graph.
 //
 // Losses are averaged over samples, not over batches, so a short last batch counts for what it
@@ -134,8 +134,8 @@ struct EpochTotals {
 struct TrainerOptions {
   // (An alias: TORCH_ARG's `const T&` must make the pointer const, not the scheduler.)
   using SchedulerPointer = optim::LRScheduler*;
-  // Stepped once at the start of every training epoch (see optim/schedulers/lr_scheduler.h). Not
-  // owned: the scheduler must outlive the Trainer.
+  // Stepped once at the end of every training epoch, after its updates (optim/schedulers/lr_scheduler.h).
+  // Not owned: the scheduler must outlive the Trainer.
   TORCH_ARG(SchedulerPointer, scheduler) = nullptr;
   // When set, gradients are clipped to this global 2-norm before every optimizer step.
   TORCH_ARG(std::optional<double>, clip_grad_norm) = std::nullopt;

@@ -8,14 +8,14 @@
 //   torch::optim::SGD optimizer(model->parameters(), torch::optim::SGDOptions(0.1));
 //   torch::optim::StepLR scheduler(optimizer, /*step_size=*/30, /*gamma=*/0.1);
 //   for (int epoch = 0; epoch < 90; ++epoch) {
-//     scheduler.step();      // LibTorch's step() computes the lr for epoch step_count_ (see below)
-//     train_one_epoch();
+//     train_one_epoch();     // every optimizer.step() of the epoch
+//     scheduler.step();      // once per epoch, after the optimizer's steps (LibTorch's and PyTorch's convention)
 //   }
 //
 // LibTorch's C++ schedulers differ from PyTorch's Python ones by one call: Python's constructor
-// already performs the step for epoch 0, LibTorch's does not. So the k-th call to step() (k = 1, 2,
-// ...) sets the rate of epoch k - 1. Calling step() at the start of every epoch, as above, gives
-// exactly Python's schedule; calling it at the end (the Python habit) lags one epoch behind.
+// already performs a step, LibTorch's does not, so the k-th call to step() computes the rate for
+// step_count_ = k - 1 and the first call keeps the starting rate. Stepped after every epoch, as
+// above, each change arrives one epoch later than in Python (this StepLR first decays epoch 32).
 #include <vector>
 
 namespace tinytorch {
