@@ -86,6 +86,9 @@ TEST_CASE("grad_fn names are LibTorch's", "[autograd]") {
   CHECK(node_name(x.unsqueeze(0)) == "UnsqueezeBackward0");
   CHECK(node_name(x.unsqueeze(0).squeeze()) == "SqueezeBackward0");
   CHECK(node_name(x.unsqueeze(1).squeeze(1)) == "SqueezeBackward1");
+  CHECK(node_name(x.unsqueeze(0).squeeze(0)) == "SqueezeBackward1");  // squeeze(dim), whichever dim
+  CHECK(node_name(x.sum({0, 1})) == "SumBackward1");                // sum(dims), even every dim
+  CHECK(node_name(x.mean({0, 1})) == "MeanBackward1");
   CHECK(node_name(x.select(0, 1)) == "SelectBackward0");
   CHECK(node_name(x[0]) == "SelectBackward0");
   CHECK(node_name(x.slice(1, 0, 2)) == "SliceBackward0");
@@ -244,8 +247,66 @@ TEST_CASE("errors use LibTorch's wording", "[autograd]") {
     torch::NoGradGuard no_grad;
     CHECK_NOTHROW(x.add_(1));  // optimizers update parameters like this
   }
-  CHECK(values(x) == std::vector<double>{3, 3});
+  CHECK(values(x) == std::vector<double>{2, 2});  // the refused add_ wrote nothing
   CHECK(x.is_leaf());
+}
+
+TEST_CASE("an in-place op on a leaf that requires grad is refused before it writes", "[autograd]") {
+  auto x = torch::tensor({1.0, 2.0}, torch::requires_grad());
+  const std::string message = "a leaf Variable that requires grad is being used in an in-place operation.";
+  CHECK_THROWS_WITH(x.add_(torch::ones({2})), message);
+  CHECK_THROWS_WITH(x.sub_(1), message);
+  CHECK_THROWS_WITH(x.mul_(torch::full({2}, 3.0)), message);
+  CHECK_THROWS_WITH(x.div_(2), message);
+  CHECK_THROWS_WITH(x.copy_(torch::zeros({2})), message);
+  CHECK_THROWS_WITH(x.fill_(7), message);
+  CHECK_THROWS_WITH(x.zero_(), message);
+  CHECK(values(x) == std::vector<double>{1, 2});
+  CHECK_FALSE(x.grad().defined());
+  CHECK(x.is_leaf());
+}
+
+TEST_CASE("mul_ and div_ keep self's value from before the op for the other input's gradient", "[autograd]") {
+  auto x = torch::tensor({1.0, 2.0}, torch::requires_grad());
+  auto y = torch::tensor({0.0, 3.0}, torch::requires_grad());
+  Tensor z = x * 1;
+  z.mul_(y);  // d z / d y is z's old value, even where y is 0
+  z.sum().backward();
+  CHECK(values(y.grad()) == std::vector<double>{1, 2});
+  CHECK(values(x.grad()) == std::vector<double>{0, 3});
+  auto d = torch::tensor({2.0, 4.0}, torch::requires_grad());
+  Tensor w = x * 1;
+  w.div_(d);  // d (w / d) / d d = -w_old / d^2
+  w.sum().backward();
+  CHECK(values(d.grad()) == std::vector<double>{-0.25, -0.125});
+}
+
+namespace {
+// Test-only ops with deliberately wrong and differently typed gradients, to see the engine's checks.
+const tinytorch::RegisterDerivative wrong_shape_derivative("test_wrong_shape", {
+    "WrongShapeBackward0", nullptr,
+    [](const tinytorch::BackwardContext&) -> tinytorch::tensor_list { return {torch::ones({3})}; }});
+const tinytorch::RegisterDerivative broadcast_derivative("test_broadcast", {
+    "BroadcastBackward0", nullptr,
+    [](const tinytorch::BackwardContext&) -> tinytorch::tensor_list {
+      return {torch::ones({4, 2}, torch::kDouble)};  // a (2) float input gets a (4, 2) double gradient
+    }});
+}  // namespace
+
+TEST_CASE("the engine sums a broadcast gradient to its input's shape and dtype, and names a wrong one",
+          "[autograd]") {
+  auto x = torch::ones({2}, torch::requires_grad());
+  Tensor out = torch::zeros({4, 2});
+  tinytorch::record_op("test_broadcast", {x}, {out});
+  CHECK(node_name(out) == "BroadcastBackward0");
+  out.sum().backward();
+  CHECK(x.grad().scalar_type() == torch::kFloat);
+  CHECK(values(x.grad()) == std::vector<double>{4, 4});
+  Tensor wrong = torch::zeros({2});
+  tinytorch::record_op("test_wrong_shape", {x}, {wrong});
+  CHECK_THROWS_WITH(wrong.sum().backward(),
+                    "Function WrongShapeBackward0 returned an invalid gradient at index 0 - got [3] but expected "
+                    "shape compatible with [2]");
 }
 
 TEST_CASE("backward with an explicit gradient, several roots, and inputs=", "[autograd]") {

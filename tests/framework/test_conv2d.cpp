@@ -200,9 +200,8 @@ TEST_CASE("conv2d: backward computes only what is needed; its node and LibTorch'
   CHECK(max_abs_difference(w.grad()[0], w.grad()[3]) < 1e-5);
 
   const Tensor unbatched = torch::conv2d(torch::randn({3, 6, 6}), w);
-  // LibTorch names it SqueezeBackward1 (squeeze(dim)); TinyTorch's squeeze record cannot tell
-  // squeeze(0) from squeeze() when one dim is removed, so accept either spelling here.
-  CHECK_THAT(unbatched.grad_fn()->name(), Catch::StartsWith("SqueezeBackward"));
+  // An unbatched input is unsqueezed, convolved and squeezed back: squeeze(0), LibTorch's SqueezeBackward1.
+  CHECK(unbatched.grad_fn()->name() == "SqueezeBackward1");
 
   torch::NoGradGuard no_grad;
   CHECK(torch::conv2d(x, w).grad_fn() == nullptr);

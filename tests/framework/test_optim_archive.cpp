@@ -1,4 +1,4 @@
-// torch::serialize::OutputArchive / InputArchive (framework/src/07_optimizers/archive.cpp): bit-exact
+// torch::serialize::OutputArchive / InputArchive (framework/src/serialize/archive.cpp): bit-exact
 // round trips, and a clear refusal of every damaged or foreign file (truncated at each byte, bytes
 // appended, a flipped byte, a text file, a zip file as LibTorch writes, a newer format version).
 #include <catch2/catch.hpp>

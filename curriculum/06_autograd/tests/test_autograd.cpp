@@ -5,7 +5,7 @@
 #include <catch2/catch.hpp>
 #include <tinytorch/torch.h>
 #include <tinytorch/testing.h>
-#include <tinytorch/autograd/functions.h>
+#include <tinytorch/autograd/engine.h>
 
 #include <pthread.h>
 
@@ -171,7 +171,7 @@ TEST_CASE("mul: the gradient of a * b is b for a and a for b", "[points=8][mul]"
   CHECK_THAT(x.grad(), Equals(torch::full({2}, 3.0)));
 }
 
-TEST_CASE("mm: dA = G B^T and dB = A^T G", "[points=10][mm]") {
+TEST_CASE("mm: dA = G B^T and dB = A^T G", "[points=8][mm]") {
   auto A = torch::tensor({{1.0, 2.0}, {3.0, 4.0}}, torch::requires_grad());
   auto B = torch::tensor({{5.0, 6.0}, {7.0, 8.0}}, torch::requires_grad());
   auto C = A.mm(B);
@@ -209,6 +209,24 @@ TEST_CASE("sum: every element that was summed gets the output's gradient", "[poi
   CHECK_THAT(kept.grad(), Equals(torch::tensor({{1.0, 2.0, 3.0}, {1.0, 2.0, 3.0}})));
 }
 
+TEST_CASE("each node keeps only what its rule needs: nothing for add and sum, both inputs for mul and mm",
+          "[points=8][save]") {
+  auto x = torch::ones({4, 3}, torch::requires_grad());
+  auto bias = torch::ones({3}, torch::requires_grad());
+  CHECK((x + bias).grad_fn()->saved_tensors().empty());  // alpha is an attribute; the values never appear
+  CHECK(x.sum().grad_fn()->saved_tensors().empty());     // only x's shape
+  CHECK(x.sum({1}).grad_fn()->saved_tensors().empty());
+  const std::vector<Tensor> product = (x * bias).grad_fn()->saved_tensors();
+  REQUIRE(product.size() == 2);
+  CHECK(((product[0].is_alias_of(x) && product[1].is_alias_of(bias)) ||
+         (product[0].is_alias_of(bias) && product[1].is_alias_of(x))));
+  auto w = torch::ones({3, 2}, torch::requires_grad());
+  const std::vector<Tensor> matmul = x.mm(w).grad_fn()->saved_tensors();
+  REQUIRE(matmul.size() == 2);
+  CHECK(((matmul[0].is_alias_of(x) && matmul[1].is_alias_of(w)) ||
+         (matmul[0].is_alias_of(w) && matmul[1].is_alias_of(x))));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Lesson section 4: A nonlinearity
 // ---------------------------------------------------------------------------------------------
@@ -220,6 +238,12 @@ TEST_CASE("relu passes the gradient where the output is positive, and matches ce
   CHECK(y.grad_fn()->name() == "ReluBackward0");
   REQUIRE_NOTHROW(y.backward(torch::tensor({1.0, 2.0, 3.0, 4.0})));
   CHECK_THAT(x.grad(), Equals(torch::tensor({0.0, 0.0, 3.0, 4.0})));
+  // It keeps its output, which the next layer's mm keeps anyway: no extra activation stays alive.
+  auto pre_activation = x * 2;
+  auto hidden = torch::relu(pre_activation);
+  const std::vector<Tensor> saved = hidden.grad_fn()->saved_tensors();
+  REQUIRE(saved.size() == 1);
+  CHECK(saved[0].is_alias_of(hidden));
   // Central differences at points away from the kink.
   Tensor point = torch::tensor({-1.5, -0.25, 0.75, 2.0}, torch::kDouble);
   Tensor leaf = point.clone().requires_grad_();
@@ -241,7 +265,7 @@ TEST_CASE("relu passes the gradient where the output is positive, and matches ce
 // ---------------------------------------------------------------------------------------------
 
 TEST_CASE("topological_order lists each node once, before every node it sends gradients to",
-          "[points=10][topological_order]") {
+          "[points=8][topological_order]") {
   auto a = torch::ones({1}, torch::requires_grad());
   auto b = torch::ones({1}, torch::requires_grad());
   auto product = a * b;         // MulBackward0 -> a, b
@@ -301,7 +325,7 @@ TEST_CASE("backward computes the worked examples: 3x + 1, (xy + 5)^2 and (2x).su
   CHECK_THAT(twice.grad(), Equals(torch::tensor({2.0, 2.0})));
 }
 
-TEST_CASE("a tensor used twice receives the sum of its gradients", "[points=10][accumulate]") {
+TEST_CASE("a tensor used twice receives the sum of its gradients", "[points=8][accumulate]") {
   auto x = torch::tensor({2.0}, torch::requires_grad());
   auto W = torch::tensor({3.0}, torch::requires_grad());
   auto h = x * W;
@@ -333,7 +357,7 @@ TEST_CASE("a tensor used twice receives the sum of its gradients", "[points=10][
 }
 
 TEST_CASE("gradients accumulate across backward calls; retain_graph keeps the graph for a second pass",
-          "[points=7][lifetime]") {
+          "[points=5][lifetime]") {
   auto x = torch::ones({2}, torch::requires_grad());
   REQUIRE_NOTHROW((x * 3).sum().backward());
   REQUIRE_NOTHROW((x * 5).sum().backward());

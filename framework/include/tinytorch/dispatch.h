@@ -5,14 +5,16 @@
 //     record_op("mm", {self, mat2}, {result}, attributes);
 // which returns at once unless an AutogradLayer is registered AND grad mode is on. In module 01 no
 // layer exists, so no op records anything and the cost is one branch (no heap allocation).
+// What the op's backward keeps and computes is declared once, next to the op, under the same name
+// (tinytorch/derivative.h). An in-place op also calls check_in_place() before its kernel writes.
 //
 // How module 06 (Autograd) hooks in, without changing Tensor or any op:
 //   1. Define tinytorch::autograd::AutogradMeta (grad, grad_fn, requires_grad, retains_grad) and
 //      keep it in TensorImpl::autograd_meta().
 //   2. Implement AutogradLayer:
-//        - record(op): if any input requires grad, build the backward node for op.name from the
-//          inputs, outputs and attributes (dims, keepdim, alpha, exponent, sizes...), and set it as
-//          the grad_fn of every output;
+//        - record(op): if any input requires grad, build the backward node that the declaration
+//          registered for op.name describes, and set it as the grad_fn of every output;
+//        - check_in_place(op): refuse an in-place op that autograd cannot follow, before it writes;
 //        - the Tensor-surface methods (requires_grad, set_requires_grad, grad, backward, ...),
 //          which Tensor forwards here once a layer is registered.
 //   3. Register it once: set_autograd_layer(&the_engine). Tensor::requires_grad_(true) and
@@ -24,6 +26,7 @@
 #include <memory>
 #include <optional>
 
+#include "tinytorch/derivative.h"
 #include "tinytorch/tensor.h"
 
 namespace tinytorch {
@@ -33,9 +36,9 @@ namespace tinytorch {
 //   sum/mean: dims, keepdim    max/min (dim): dim, keepdim         to: dtype
 //   view/reshape/expand: sizes (the input's sizes are on the input)
 //   transpose: dim, dim1       permute: dims      select: dim, index      unsqueeze/squeeze: dim
-//   narrow: dim, start, length slice: dim, start, end, step
+//   narrow: dim, start, length slice: dim, start, end, step       cat: dim
 //   convolution: sizes = {stride h, w, padding h, w, dilation h, w}, dim = groups
-// The IntArrayRefs point into the caller's locals: copy them if you keep them.
+// The IntArrayRefs point into the caller's locals; a backward node keeps its own copy.
 struct OpAttributes {
   IntArrayRef dims;
   IntArrayRef sizes;
@@ -54,14 +57,24 @@ struct OpAttributes {
   std::optional<ScalarType> dtype;
 };
 
-// One executed op, handed to the layer. In-place ops name themselves with a trailing '_' ("add_")
-// and list the modified tensor as their output.
+// One executed op, handed to the layer under the name its derivative is registered with. An
+// in-place op lists the modified tensor as input 0 and as its one output.
 struct OpRecord {
   const char* name;
   ArrayRef<Tensor> inputs;
   ArrayRef<Tensor> outputs;
   const OpAttributes& attributes;
+  bool in_place = false;
+  // An in-place op whose backward needs self's old value copies it before writing (LibTorch saves
+  // self.clone() the same way); undefined otherwise.
+  Tensor original_self = Tensor();
 };
+
+inline void SaveForBackward::input(size_t i) {
+  tensor(op.in_place && i == 0 ? op.original_self : op.inputs[i]);
+}
+inline void SaveForBackward::output(size_t i) { tensor(op.outputs[i], /*is_output=*/true); }
+inline void SaveForBackward::input_sizes(size_t i) { sizes_.push_back(op.inputs[i].sizes().vec()); }
 
 class AutogradLayer {
  public:
@@ -69,6 +82,9 @@ class AutogradLayer {
 
   // Called after every public op while grad mode is on.
   virtual void record(const OpRecord& op) = 0;
+  // Called by an in-place op before its kernel writes (outputs still empty): throws if the write
+  // would make a gradient wrong, such as an in-place op on a leaf that requires grad.
+  virtual void check_in_place(const OpRecord& /*op*/) {}
 
   // Tensor's autograd surface forwards to these while a layer is registered.
   virtual bool requires_grad(const Tensor& self) const = 0;
@@ -120,12 +136,31 @@ inline bool is_recording() {
 }
 
 // The hook every public op calls after its kernel. The common case (no layer) is one branch.
+inline void record_op(const char* name, ArrayRef<Tensor> inputs, ArrayRef<Tensor> outputs,
+                      const OpAttributes& attributes = OpAttributes()) {
+  if (!is_recording()) return;
+  detail::registered_autograd_layer->record(OpRecord{name, inputs, outputs, attributes});
+}
 inline void record_op(const char* name, std::initializer_list<Tensor> inputs,
                       std::initializer_list<Tensor> outputs, const OpAttributes& attributes = OpAttributes()) {
+  record_op(name, ArrayRef<Tensor>(inputs.begin(), inputs.size()), ArrayRef<Tensor>(outputs.begin(), outputs.size()),
+            attributes);
+}
+
+// An in-place op calls check_in_place before its kernel and record_in_place_op after it; `inputs`
+// starts with self, the tensor written.
+inline void check_in_place(const char* name, std::initializer_list<Tensor> inputs) {
   if (!is_recording()) return;
-  detail::registered_autograd_layer->record(
-      OpRecord{name, ArrayRef<Tensor>(inputs.begin(), inputs.size()),
-               ArrayRef<Tensor>(outputs.begin(), outputs.size()), attributes});
+  const OpAttributes attributes;
+  OpRecord op{name, ArrayRef<Tensor>(inputs.begin(), inputs.size()), ArrayRef<Tensor>(), attributes, true};
+  detail::registered_autograd_layer->check_in_place(op);
+}
+inline void record_in_place_op(const char* name, std::initializer_list<Tensor> inputs,
+                               const OpAttributes& attributes = OpAttributes(), const Tensor& original_self = Tensor()) {
+  if (!is_recording()) return;
+  const Tensor& self = *inputs.begin();
+  detail::registered_autograd_layer->record(OpRecord{name, ArrayRef<Tensor>(inputs.begin(), inputs.size()),
+                                                     ArrayRef<Tensor>(&self, 1), attributes, true, original_self});
 }
 
 }  // namespace tinytorch

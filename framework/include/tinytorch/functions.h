@@ -86,6 +86,12 @@ inline Tensor narrow(const Tensor& t, int64_t dim, int64_t start, int64_t length
 }
 inline Tensor clone(const Tensor& t) { return t.clone(); }
 
+// Joins tensors along an existing dim: (2, 3) and (4, 3) at dim 0 give (6, 3). concat and
+// concatenate are LibTorch's other names for it.
+Tensor cat(TensorList tensors, int64_t dim = 0);
+inline Tensor concat(TensorList tensors, int64_t dim = 0) { return cat(tensors, dim); }
+inline Tensor concatenate(TensorList tensors, int64_t dim = 0) { return cat(tensors, dim); }
+
 // The dtype PyTorch's promotion gives an op on a and b (dimensioned tensors outrank 0-dim tensors,
 // which outrank wrapped numbers, unless the lower tier brings a higher kind: bool < integer < float).
 ScalarType result_type(const Tensor& a, const Tensor& b);

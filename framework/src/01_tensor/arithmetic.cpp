@@ -1,5 +1,7 @@
 // + - * / and pow between tensors: type promotion and checks here, the broadcasting loop in the
-// learner's elementwise.cpp (native::broadcast_binary_loop), the autograd record at the end.
+// learner's elementwise.cpp (native::broadcast_binary_loop), the autograd record at the end and
+// each op's derivative declaration after it (tinytorch/derivative.h). add's and mul's with two
+// tensors are module 06's to write (06_autograd/gradient_rules.cpp).
 #include <cmath>
 #include <type_traits>
 
@@ -235,16 +237,29 @@ Tensor add_kernel(const Tensor& a, const Tensor& b, const Scalar& alpha, BinaryO
   return binary_kernel(a, scaled, type, op);
 }
 
+// The name an op records: x + 2 is LibTorch's add.Scalar (AddBackward1), x + y its add (AddBackward0).
+const char* overload(const Tensor& other, const char* tensor_op, const char* number_op) {
+  return other.unsafeGetTensorImpl()->is_wrapped_number() ? number_op : tensor_op;
+}
+
+// self's value before an in-place op overwrites it, for a backward that needs it (mul_ and div_
+// when `other` requires grad), as LibTorch saves self.clone(); undefined otherwise.
+Tensor original_for_backward(const Tensor& self, const Tensor& other) {
+  if (!is_recording() || !other.requires_grad()) return Tensor();
+  NoGradGuard no_record;
+  return self.clone();
+}
+
 // Runs an out-of-place kernel result into `self` (the in-place form), with PyTorch's checks.
 Tensor& write_in_place(Tensor& self, const Tensor& result, const char* name, const Tensor& other,
-                       const OpAttributes& attributes) {
+                       const OpAttributes& attributes, const Tensor& original_self = Tensor()) {
   TT_CHECK(canCast(result.scalar_type(), self.scalar_type()), "result type ", toString(result.scalar_type()),
            " can't be cast to the desired output type ", toString(self.scalar_type()));
   TT_CHECK(result.sizes().equals(self.sizes()), "output with shape ", self.sizes(),
            " doesn't match the broadcast shape ", result.sizes());
   detail::check_no_internal_overlap(self);
   detail::copy_into(self, result);
-  record_op(name, {self, other}, {self}, attributes);
+  record_in_place_op(name, {self, other}, attributes, original_self);
   return self;
 }
 
@@ -280,7 +295,8 @@ void for_each_offset(const Tensor& t, Visit visit) {
 // `name` when it ran; returns false to leave the op to the general path (broadcasting, dtype
 // changes, partially overlapping operands).
 // Module 01's tests use no in-place arithmetic, so they keep running the learner's loop.
-bool in_place_fast(Tensor& self, const Tensor& other, const Scalar& alpha, BinaryOp op, const char* name) {
+bool in_place_fast(Tensor& self, const Tensor& other, const Scalar& alpha, BinaryOp op, const char* name,
+                   const Tensor& original_self = Tensor()) {
   const ScalarType type = self.scalar_type();
   if (!isFloatingType(type) || !self.is_contiguous() || self.numel() == 0) return false;
   if (result_type(self, other) != type) return false;
@@ -327,7 +343,7 @@ bool in_place_fast(Tensor& self, const Tensor& other, const Scalar& alpha, Binar
       case BinaryOp::Pow: break;
     }
   });
-  record_op(name, {self, other}, {self}, with_alpha(alpha));
+  record_in_place_op(name, {self, other}, with_alpha(alpha), original_self);
   return true;
 }
 
@@ -336,70 +352,147 @@ bool in_place_fast(Tensor& self, const Tensor& other, const Scalar& alpha, Binar
 Tensor Tensor::add(const Tensor& other, const Scalar& alpha) const {
   check_alpha(*this, other, alpha);
   Tensor result = add_kernel(*this, other, alpha, BinaryOp::Add);
-  record_op("add", {*this, other}, {result}, with_alpha(alpha));
+  record_op(overload(other, "add", "add.Scalar"), {*this, other}, {result}, with_alpha(alpha));
   return result;
 }
+
+namespace {
+// x + number (AddBackward1): d self = grad; the number gets none.
+const RegisterDerivative add_scalar_derivative("add.Scalar", {
+    "AddBackward1", nullptr, [](const BackwardContext& ctx) -> tensor_list { return {ctx.grad(), Tensor()}; }});
+}  // namespace
 
 Tensor Tensor::sub(const Tensor& other, const Scalar& alpha) const {
   check_not_bool_sub(*this, other);
   check_alpha(*this, other, alpha);
   Tensor result = add_kernel(*this, other, alpha, BinaryOp::Sub);
-  record_op("sub", {*this, other}, {result}, with_alpha(alpha));
+  record_op(overload(other, "sub", "sub.Scalar"), {*this, other}, {result}, with_alpha(alpha));
   return result;
 }
 
+namespace {
+// out = self - alpha * other: d self = grad, d other = -alpha * grad.
+tensor_list sub_backward(const BackwardContext& ctx) {
+  const Tensor& grad = ctx.grad();
+  const double alpha = ctx.attributes.alpha.toDouble();
+  return {grad, ctx.needs_input_grad(1) ? (alpha == 1.0 ? -grad : grad * -alpha) : Tensor()};
+}
+const RegisterDerivative sub_derivative("sub", {"SubBackward0", nullptr, sub_backward});
+const RegisterDerivative sub_scalar_derivative("sub.Scalar", {"SubBackward1", nullptr, sub_backward});
+}  // namespace
+
 Tensor Tensor::mul(const Tensor& other) const {
   Tensor result = binary_kernel(*this, other, result_type(*this, other), BinaryOp::Mul);
-  record_op("mul", {*this, other}, {result});
+  record_op(overload(other, "mul", "mul.Scalar"), {*this, other}, {result});
   return result;
 }
+
+namespace {
+// x * number (MulBackward1): d self = grad * number.
+const RegisterDerivative mul_scalar_derivative("mul.Scalar", {
+    "MulBackward1", [](SaveForBackward& save) { save.input(1); },
+    [](const BackwardContext& ctx) -> tensor_list { return {ctx.grad() * ctx.saved(0), Tensor()}; }});
+}  // namespace
 
 Tensor Tensor::div(const Tensor& other) const {
   // True division: integer and bool inputs give the default float dtype (7 / 2 == 3.5).
   ScalarType type = result_type(*this, other);
   if (!isFloatingType(type)) type = default_dtype();
   Tensor result = binary_kernel(*this, other, type, BinaryOp::Div);
-  record_op("div", {*this, other}, {result});
+  record_op(overload(other, "div", "div.Scalar"), {*this, other}, {result});
   return result;
 }
+
+namespace {
+// out = self / other: d self = grad / other, d other = -grad * self / other^2.
+void save_div(SaveForBackward& save) {
+  save.input(0);  // self (before the op, for div_)
+  save.input(1);  // other
+}
+tensor_list div_backward(const BackwardContext& ctx) {
+  const Tensor& grad = ctx.grad();
+  const Tensor& self = ctx.saved(0);
+  const Tensor& other = ctx.saved(1);
+  return {ctx.needs_input_grad(0) ? grad / other : Tensor(),
+          ctx.needs_input_grad(1) ? -grad * self / (other * other) : Tensor()};
+}
+const RegisterDerivative div_derivative("div", {"DivBackward0", save_div, div_backward});
+const RegisterDerivative div_scalar_derivative("div.Scalar", {"DivBackward1", save_div, div_backward});
+}  // namespace
 
 Tensor Tensor::pow(const Tensor& exponent) const {
   const ScalarType type = result_type(*this, exponent);
   check_integer_pow(*this, exponent, type);
   Tensor result = binary_kernel(*this, exponent, type, BinaryOp::Pow);
-  record_op("pow", {*this, exponent}, {result});
+  record_op("pow.Tensor_Tensor", {*this, exponent}, {result});
   return result;
 }
+
+namespace {
+// out = self^exponent, both tensors: d self = e * self^(e - 1), d exponent = out * log(self),
+// taken as 0 where self == 0 (as LibTorch does) instead of 0 * -inf.
+const RegisterDerivative pow_tensor_derivative("pow.Tensor_Tensor", {
+    "PowBackward1",
+    [](SaveForBackward& save) {
+      save.input(0);   // self
+      save.input(1);   // exponent
+      save.output(0);  // result
+    },
+    [](const BackwardContext& ctx) -> tensor_list {
+      const Tensor& grad = ctx.grad();
+      const Tensor& self = ctx.saved(0);
+      const Tensor& exponent = ctx.saved(1);
+      tensor_list result(2);
+      if (ctx.needs_input_grad(0)) result[0] = grad * exponent * self.pow(exponent - 1);
+      if (ctx.needs_input_grad(1)) {
+        const Tensor safe_log = (self + self.eq(0).to(self.scalar_type())).log();  // log(1) = 0 where self == 0
+        result[1] = grad * ctx.saved(2) * safe_log;
+      }
+      return result;
+    }});
+}  // namespace
 
 Tensor Tensor::add(const Scalar& other, const Scalar& alpha) const { return add(detail::wrapped_scalar(other), alpha); }
 Tensor Tensor::sub(const Scalar& other, const Scalar& alpha) const { return sub(detail::wrapped_scalar(other), alpha); }
 Tensor Tensor::mul(const Scalar& other) const { return mul(detail::wrapped_scalar(other)); }
 Tensor Tensor::div(const Scalar& other) const { return div(detail::wrapped_scalar(other)); }
 
+// In-place ops record the derivative of their out-of-place form, after refusing (before anything
+// is written) what autograd cannot follow, such as an in-place op on a leaf that requires grad.
 Tensor& Tensor::add_(const Tensor& other, const Scalar& alpha) {
   check_alpha(*this, other, alpha);
-  if (in_place_fast(*this, other, alpha, BinaryOp::Add, "add_")) return *this;
-  return write_in_place(*this, add_kernel(*this, other, alpha, BinaryOp::Add), "add_", other, with_alpha(alpha));
+  const char* name = overload(other, "add", "add.Scalar");
+  check_in_place(name, {*this, other});
+  if (in_place_fast(*this, other, alpha, BinaryOp::Add, name)) return *this;
+  return write_in_place(*this, add_kernel(*this, other, alpha, BinaryOp::Add), name, other, with_alpha(alpha));
 }
 
 Tensor& Tensor::sub_(const Tensor& other, const Scalar& alpha) {
   check_not_bool_sub(*this, other);
   check_alpha(*this, other, alpha);
-  if (in_place_fast(*this, other, alpha, BinaryOp::Sub, "sub_")) return *this;
-  return write_in_place(*this, add_kernel(*this, other, alpha, BinaryOp::Sub), "sub_", other, with_alpha(alpha));
+  const char* name = overload(other, "sub", "sub.Scalar");
+  check_in_place(name, {*this, other});
+  if (in_place_fast(*this, other, alpha, BinaryOp::Sub, name)) return *this;
+  return write_in_place(*this, add_kernel(*this, other, alpha, BinaryOp::Sub), name, other, with_alpha(alpha));
 }
 
 Tensor& Tensor::mul_(const Tensor& other) {
-  if (in_place_fast(*this, other, 1, BinaryOp::Mul, "mul_")) return *this;
-  return write_in_place(*this, binary_kernel(*this, other, result_type(*this, other), BinaryOp::Mul), "mul_", other,
-                        OpAttributes());
+  const char* name = overload(other, "mul", "mul.Scalar");
+  check_in_place(name, {*this, other});
+  const Tensor original = original_for_backward(*this, other);
+  if (in_place_fast(*this, other, 1, BinaryOp::Mul, name, original)) return *this;
+  return write_in_place(*this, binary_kernel(*this, other, result_type(*this, other), BinaryOp::Mul), name, other,
+                        OpAttributes(), original);
 }
 
 Tensor& Tensor::div_(const Tensor& other) {
-  if (in_place_fast(*this, other, 1, BinaryOp::Div, "div_")) return *this;
+  const char* name = overload(other, "div", "div.Scalar");
+  check_in_place(name, {*this, other});
+  const Tensor original = original_for_backward(*this, other);
+  if (in_place_fast(*this, other, 1, BinaryOp::Div, name, original)) return *this;
   ScalarType type = result_type(*this, other);
   if (!isFloatingType(type)) type = default_dtype();
-  return write_in_place(*this, binary_kernel(*this, other, type, BinaryOp::Div), "div_", other, OpAttributes());
+  return write_in_place(*this, binary_kernel(*this, other, type, BinaryOp::Div), name, other, OpAttributes(), original);
 }
 
 Tensor& Tensor::add_(const Scalar& other, const Scalar& alpha) { return add_(detail::wrapped_scalar(other), alpha); }

@@ -141,13 +141,24 @@ Tensor& Tensor::copy_(const Tensor& src, bool /*non_blocking*/) {
   TT_CHECK(defined() && src.defined(), "copy_(): both tensors must be defined");
   check_broadcastable_to(src.sizes(), sizes());
   detail::check_no_internal_overlap(*this);
+  check_in_place("copy_", {*this, src});
   if (numel() > 0) {
     // Broadcasting src to our sizes is a stride-0 view: no memory is copied to expand it.
     copy_same_shape(*this, detail::broadcast_view(src, sizes()));
   }
-  record_op("copy_", {*this, src}, {*this});
+  record_in_place_op("copy_", {*this, src});
   return *this;
 }
+
+namespace {
+// self.copy_(src): self's old values no longer reach the output; src's do (the engine sums a
+// broadcast src's gradient down and converts its dtype). LibTorch spells this node's name in full.
+const RegisterDerivative copy_derivative("copy_", {
+    "torch::autograd::CopyBackwards", nullptr,
+    [](const BackwardContext& ctx) -> tensor_list {
+      return {ctx.needs_input_grad(0) ? zeros_like(ctx.grad()) : Tensor(), ctx.grad()};
+    }});
+}  // namespace
 
 Tensor empty_like(const Tensor& self, TensorOptions options) {
   ScalarType dtype = options.dtype_opt().value_or(self.scalar_type());
@@ -164,6 +175,12 @@ Tensor Tensor::clone() const {
   return result;
 }
 
+namespace {
+tensor_list pass_gradient(const BackwardContext& ctx) { return {ctx.grad()}; }
+
+const RegisterDerivative clone_derivative("clone", {"CloneBackward0", nullptr, pass_gradient});
+}  // namespace
+
 Tensor Tensor::contiguous() const {
   if (is_contiguous()) return *this;
   Tensor result = empty(sizes(), options());
@@ -171,6 +188,11 @@ Tensor Tensor::contiguous() const {
   record_op("contiguous", {*this}, {result});
   return result;
 }
+
+namespace {
+// LibTorch's contiguous() is a clone() when it copies.
+const RegisterDerivative contiguous_derivative("contiguous", {"CloneBackward0", nullptr, pass_gradient});
+}  // namespace
 
 Tensor Tensor::to(ScalarType dtype, bool /*non_blocking*/, bool copy) const {
   if (dtype == scalar_type() && !copy) return *this;  // LibTorch returns the same tensor
@@ -182,8 +204,14 @@ Tensor Tensor::to(ScalarType dtype, bool /*non_blocking*/, bool copy) const {
   return result;
 }
 
+namespace {
+// The engine converts the gradient back to self's dtype.
+const RegisterDerivative to_derivative("to", {"ToCopyBackward0", nullptr, pass_gradient});
+}  // namespace
+
 Tensor& Tensor::fill_(const Scalar& value) {
   detail::check_no_internal_overlap(*this);
+  check_in_place("fill_", {*this});
   if (is_contiguous()) {
     detail::fill_contiguous_with(*this, value);
   } else if (numel() > 0) {
@@ -191,9 +219,16 @@ Tensor& Tensor::fill_(const Scalar& value) {
   }
   OpAttributes attributes;
   attributes.alpha = value;
-  record_op("fill_", {*this}, {*this}, attributes);
+  record_in_place_op("fill_", {*this}, attributes);
   return *this;
 }
+
+namespace {
+// self.fill_(value): the old values are gone.
+const RegisterDerivative fill_derivative("fill_", {
+    "FillBackward2", nullptr,
+    [](const BackwardContext& ctx) -> tensor_list { return {zeros_like(ctx.grad())}; }});
+}  // namespace
 
 Tensor& Tensor::zero_() { return fill_(0); }
 

@@ -1,5 +1,10 @@
-// The autograd registration point (see tinytorch/dispatch.h): empty until module 06 fills it.
+// The autograd registration point (see tinytorch/dispatch.h): empty until module 06 fills it. The
+// table of derivative declarations (tinytorch/derivative.h) lives here too: plain data, filled
+// before main() by the files that define the ops, and read only by module 06.
 #include "tinytorch/dispatch.h"
+
+#include <string_view>
+#include <unordered_map>
 
 namespace tinytorch {
 
@@ -9,6 +14,12 @@ AutogradLayer* registered_autograd_layer = nullptr;
 
 namespace {
 thread_local bool grad_mode_enabled = true;
+
+// Created on first use: registrations run from static initializers in any order.
+std::unordered_map<std::string_view, Derivative>& derivatives() {
+  static auto* const table = new std::unordered_map<std::string_view, Derivative>();
+  return *table;
+}
 }  // namespace
 
 void set_autograd_layer(AutogradLayer* layer) { detail::registered_autograd_layer = layer; }
@@ -16,5 +27,16 @@ AutogradLayer* autograd_layer() { return detail::registered_autograd_layer; }
 
 bool GradMode::is_enabled() { return grad_mode_enabled; }
 void GradMode::set_enabled(bool enabled) { grad_mode_enabled = enabled; }
+
+RegisterDerivative::RegisterDerivative(const char* op_name, const Derivative& derivative) {
+  const bool added = derivatives().emplace(op_name, derivative).second;
+  TT_CHECK(added, "two derivatives are registered for the op '", op_name, "': keep one declaration per op");
+}
+
+const Derivative* find_derivative(const char* op_name) {
+  const auto& table = derivatives();
+  const auto found = table.find(op_name);
+  return found == table.end() ? nullptr : &found->second;
+}
 
 }  // namespace tinytorch

@@ -1,6 +1,7 @@
-// Matrix products' public face: dtype checks and the autograd record. The loops and the shape
-// logic are the learner's (matmul.cpp). matmul is composite: it records nothing itself, the
-// mm/bmm/view ops it is built from do.
+// Matrix products' public face: dtype checks, the autograd record and bmm's derivative (mm's is
+// module 06's to write: 06_autograd/gradient_rules.cpp). The loops and the shape logic are the
+// learner's (matmul.cpp). matmul is composite: it records nothing itself, the mm/bmm/view ops it is
+// built from do.
 #include "tinytorch/dispatch.h"
 #include "tinytorch/kernels.h"
 
@@ -30,6 +31,21 @@ Tensor Tensor::bmm(const Tensor& mat2) const {
   record_op("bmm", {*this, mat2}, {result});
   return result;
 }
+
+namespace {
+// out (b, n, m) = self (b, n, k) @ mat2 (b, k, m): mm's rule, one matrix per batch.
+const RegisterDerivative bmm_derivative("bmm", {
+    "BmmBackward0",
+    [](SaveForBackward& save) {
+      save.input(0);  // self
+      save.input(1);  // mat2
+    },
+    [](const BackwardContext& ctx) -> tensor_list {
+      const Tensor& grad = ctx.grad();
+      return {ctx.needs_input_grad(0) ? grad.bmm(ctx.saved(1).transpose(1, 2)) : Tensor(),
+              ctx.needs_input_grad(1) ? ctx.saved(0).transpose(1, 2).bmm(grad) : Tensor()};
+    }});
+}  // namespace
 
 Tensor Tensor::matmul(const Tensor& other) const { return native::matmul(*this, other); }
 

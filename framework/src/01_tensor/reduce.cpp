@@ -106,21 +106,67 @@ Tensor Tensor::sum(IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtyp
   const ScalarType out_dtype = sum_dtype(*this, dtype);
   Tensor result = sum_fast(*this, dims, keepdim, out_dtype);
   if (!result.defined()) result = native::sum(*this, dims, keepdim, out_dtype);
-  record_op("sum", {*this}, {result}, reduction_attributes(dims, keepdim));
+  record_op("sum.dim_IntList", {*this}, {result}, reduction_attributes(dims, keepdim));
   return result;
 }
 
-Tensor Tensor::sum(std::optional<ScalarType> dtype) const { return sum(IntArrayRef(), false, dtype); }
+// sum() and sum(dims) have different nodes in LibTorch (SumBackward0, SumBackward1); both are
+// module 06's to write (06_autograd/gradient_rules.cpp).
+Tensor Tensor::sum(std::optional<ScalarType> dtype) const {
+  Tensor result;
+  {
+    AutoGradMode one_record(false);
+    result = sum(IntArrayRef(), false, dtype);
+  }
+  record_op("sum", {*this}, {result});
+  return result;
+}
 
 Tensor Tensor::mean(IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) const {
   const ScalarType out_dtype = mean_dtype(*this, dtype);
   const std::vector<int64_t> dims = reduction_dims(*this, dim);
   Tensor result = native::mean(*this, dims, keepdim, out_dtype);
-  record_op("mean", {*this}, {result}, reduction_attributes(dims, keepdim));
+  record_op("mean.dim", {*this}, {result}, reduction_attributes(dims, keepdim));
   return result;
 }
 
-Tensor Tensor::mean(std::optional<ScalarType> dtype) const { return mean(IntArrayRef(), false, dtype); }
+Tensor Tensor::mean(std::optional<ScalarType> dtype) const {
+  Tensor result;
+  {
+    AutoGradMode one_record(false);
+    result = mean(IntArrayRef(), false, dtype);
+  }
+  record_op("mean", {*this}, {result});
+  return result;
+}
+
+namespace {
+// Every element contributed 1/count of the mean: the gradient spread evenly over self's shape.
+const RegisterDerivative mean_derivative("mean", {
+    "MeanBackward0", [](SaveForBackward& save) { save.input_sizes(0); },
+    [](const BackwardContext& ctx) -> tensor_list {
+      const IntArrayRef self_sizes = ctx.saved_sizes(0);
+      return {ctx.grad().expand(self_sizes) / static_cast<double>(product(self_sizes))};
+    }});
+
+// A reduced gradient with the reduced dims put back (size 1), ready to broadcast against self.
+Tensor unsqueeze_reduced(Tensor grad, IntArrayRef dims, bool keepdim) {
+  if (!keepdim) {
+    for (int64_t d : dims) grad = grad.unsqueeze(d);
+  }
+  return grad;
+}
+
+const RegisterDerivative mean_dims_derivative("mean.dim", {
+    "MeanBackward1", [](SaveForBackward& save) { save.input_sizes(0); },
+    [](const BackwardContext& ctx) -> tensor_list {
+      const IntArrayRef self_sizes = ctx.saved_sizes(0);
+      int64_t count = 1;
+      for (int64_t d : ctx.attributes.dims) count *= self_sizes[d];
+      return {unsqueeze_reduced(ctx.grad(), ctx.attributes.dims, ctx.attributes.keepdim).expand(self_sizes) /
+              static_cast<double>(count)};
+    }});
+}  // namespace
 
 std::tuple<Tensor, Tensor> Tensor::max(int64_t dim, bool keepdim) const {
   const int64_t d = maybe_wrap_dim(dim, this->dim());
@@ -135,9 +181,31 @@ std::tuple<Tensor, Tensor> Tensor::max(int64_t dim, bool keepdim) const {
   OpAttributes attributes;
   attributes.dim = d;
   attributes.keepdim = keepdim;
-  record_op("max", {*this}, {values, indices}, attributes);
+  record_op("max.dim", {*this}, {values, indices}, attributes);
   return {values, indices};
 }
+
+namespace {
+// max(dim) and min(dim): the gradient goes to the position each extreme came from (the saved index).
+void save_indices(SaveForBackward& save) {
+  save.output(1);  // indices (int64: no history)
+  save.input_sizes(0);
+}
+tensor_list index_backward(const BackwardContext& ctx) {
+  const IntArrayRef self_sizes = ctx.saved_sizes(0);
+  if (self_sizes.empty()) return {ctx.grad()};  // a 0-dim input is its own extreme
+  const int64_t dim = ctx.attributes.dim;
+  const bool keepdim = ctx.attributes.keepdim;
+  const Tensor grad = unsqueeze_reduced(ctx.grad(), {dim}, keepdim);
+  const Tensor index = unsqueeze_reduced(ctx.saved(0), {dim}, keepdim);
+  std::vector<int64_t> along_dim(self_sizes.size(), 1);
+  along_dim[dim] = self_sizes[dim];
+  const Tensor positions = arange(self_sizes[dim], kLong).view(along_dim);
+  return {grad * positions.eq(index).to(grad.scalar_type())};
+}
+const RegisterDerivative max_dim_derivative("max.dim", {"MaxBackward0", save_indices, index_backward});
+const RegisterDerivative min_dim_derivative("min.dim", {"MinBackward0", save_indices, index_backward});
+}  // namespace
 
 std::tuple<Tensor, Tensor> Tensor::min(int64_t dim, bool keepdim) const {
   const int64_t d = maybe_wrap_dim(dim, this->dim());
@@ -152,7 +220,7 @@ std::tuple<Tensor, Tensor> Tensor::min(int64_t dim, bool keepdim) const {
   OpAttributes attributes;
   attributes.dim = d;
   attributes.keepdim = keepdim;
-  record_op("min", {*this}, {values, indices}, attributes);
+  record_op("min.dim", {*this}, {values, indices}, attributes);
   return {values, indices};
 }
 
@@ -171,6 +239,20 @@ Tensor Tensor::min() const {
   record_op("min", {*this}, {values});
   return values;
 }
+
+namespace {
+// max() or min() of all elements: ties share the gradient evenly (LibTorch's evenly_distribute_backward).
+void save_self_and_result(SaveForBackward& save) {
+  save.input(0);
+  save.output(0);
+}
+tensor_list evenly_distribute(const BackwardContext& ctx) {
+  const Tensor is_extreme = ctx.saved(0).eq(ctx.saved(1)).to(ctx.grad().scalar_type());
+  return {ctx.grad() * is_extreme / is_extreme.sum()};
+}
+const RegisterDerivative max_derivative("max", {"MaxBackward1", save_self_and_result, evenly_distribute});
+const RegisterDerivative min_derivative("min", {"MinBackward1", save_self_and_result, evenly_distribute});
+}  // namespace
 
 namespace {
 // argmax/argmin: the indices of max_min_dim; without a dim, over all elements flattened.

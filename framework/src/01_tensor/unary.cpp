@@ -1,4 +1,5 @@
-// Element-wise functions of one tensor: neg, exp, log, sqrt, abs, clamp, pow(scalar).
+// Element-wise functions of one tensor: neg, exp, log, sqrt, abs, clamp, pow(scalar), each with its
+// derivative declaration after it (tinytorch/derivative.h).
 #include <cmath>
 #include <type_traits>
 
@@ -37,11 +38,26 @@ Tensor Tensor::neg() const {
   return result;
 }
 
+namespace {
+const RegisterDerivative neg_derivative("neg", {
+    "NegBackward0", nullptr, [](const BackwardContext& ctx) -> tensor_list { return {-ctx.grad()}; }});
+
+// 1.0 where the condition holds, 0.0 elsewhere, in `like`'s dtype.
+Tensor as_weight(const Tensor& mask, const Tensor& like) { return mask.to(like.scalar_type()); }
+}  // namespace
+
 Tensor Tensor::exp() const {
   Tensor result = map_elements(*this, floating_result(*this), "exp", [](auto x) { return std::exp(x); });
   record_op("exp", {*this}, {result});
   return result;
 }
+
+namespace {
+// exp' = exp: the output is the derivative.
+const RegisterDerivative exp_derivative("exp", {
+    "ExpBackward0", [](SaveForBackward& save) { save.output(0); },
+    [](const BackwardContext& ctx) -> tensor_list { return {ctx.grad() * ctx.saved(0)}; }});
+}  // namespace
 
 Tensor Tensor::log() const {
   Tensor result = map_elements(*this, floating_result(*this), "log", [](auto x) { return std::log(x); });
@@ -49,11 +65,24 @@ Tensor Tensor::log() const {
   return result;
 }
 
+namespace {
+const RegisterDerivative log_derivative("log", {
+    "LogBackward0", [](SaveForBackward& save) { save.input(0); },
+    [](const BackwardContext& ctx) -> tensor_list { return {ctx.grad() / ctx.saved(0)}; }});
+}  // namespace
+
 Tensor Tensor::sqrt() const {
   Tensor result = map_elements(*this, floating_result(*this), "sqrt", [](auto x) { return std::sqrt(x); });
   record_op("sqrt", {*this}, {result});
   return result;
 }
+
+namespace {
+// sqrt'(x) = 1 / (2 sqrt(x)): from the output.
+const RegisterDerivative sqrt_derivative("sqrt", {
+    "SqrtBackward0", [](SaveForBackward& save) { save.output(0); },
+    [](const BackwardContext& ctx) -> tensor_list { return {ctx.grad() / (ctx.saved(0) * 2)}; }});
+}  // namespace
 
 Tensor Tensor::abs() const {
   Tensor result = map_elements(*this, scalar_type(), "abs", [](auto x) {
@@ -66,6 +95,16 @@ Tensor Tensor::abs() const {
   record_op("abs", {*this}, {result});
   return result;
 }
+
+namespace {
+// d|x| = sign(x): +1, -1, and 0 at 0.
+const RegisterDerivative abs_derivative("abs", {
+    "AbsBackward0", [](SaveForBackward& save) { save.input(0); },
+    [](const BackwardContext& ctx) -> tensor_list {
+      const Tensor& self = ctx.saved(0);
+      return {ctx.grad() * (as_weight(self.gt(0), self) - as_weight(self.lt(0), self))};
+    }});
+}  // namespace
 
 Tensor Tensor::clamp(const std::optional<Scalar>& min, const std::optional<Scalar>& max) const {
   TT_CHECK(min.has_value() || max.has_value(), "torch.clamp: At least one of 'min' or 'max' must not be None");
@@ -87,6 +126,20 @@ Tensor Tensor::clamp(const std::optional<Scalar>& min, const std::optional<Scala
   return result;
 }
 
+namespace {
+// The gradient passes where the input was inside [min, max] (bounds included), 0 where clamped.
+const RegisterDerivative clamp_derivative("clamp", {
+    "ClampBackward1", [](SaveForBackward& save) { save.input(0); },
+    [](const BackwardContext& ctx) -> tensor_list {
+      const Tensor& self = ctx.saved(0);
+      const OpAttributes& a = ctx.attributes;
+      Tensor inside = ones_like(self);
+      if (a.min) inside = inside * as_weight(self.ge(*a.min), self);
+      if (a.max) inside = inside * as_weight(self.le(*a.max), self);
+      return {ctx.grad() * inside};
+    }});
+}  // namespace
+
 Tensor Tensor::pow(const Scalar& exponent) const {
   const ScalarType type = result_type(*this, exponent);
   TT_CHECK(isFloatingType(type) || exponent.toLong() >= 0, "Integers to negative integer powers are not allowed.");
@@ -102,8 +155,20 @@ Tensor Tensor::pow(const Scalar& exponent) const {
   });
   OpAttributes attributes;
   attributes.exponent = exponent;
-  record_op("pow", {*this}, {result}, attributes);
+  record_op("pow.Tensor_Scalar", {*this}, {result}, attributes);
   return result;
 }
+
+namespace {
+// out = self^e for a number e: d self = e * self^(e - 1) (0 when e == 0, even at self == 0).
+const RegisterDerivative pow_scalar_derivative("pow.Tensor_Scalar", {
+    "PowBackward0", [](SaveForBackward& save) { save.input(0); },
+    [](const BackwardContext& ctx) -> tensor_list {
+      const Tensor& self = ctx.saved(0);
+      const double e = ctx.attributes.exponent.toDouble();
+      if (e == 0.0) return {zeros_like(self)};
+      return {ctx.grad() * self.pow(e - 1.0) * e};
+    }});
+}  // namespace
 
 }  // namespace tinytorch

@@ -1,10 +1,12 @@
 // Views: tensors that share their base's storage and differ only in sizes, strides and offset.
 // transpose/permute and the -1 inference of view/reshape are the learner's (shape_ops.cpp); this
-// file has the rest and records each view for autograd.
+// file has the rest and records each view for autograd, with its derivative after it: a view's
+// gradient is the inverse view (or placement) of the output's gradient.
 #include <optional>
 
 #include "internal.h"
 #include "tinytorch/dispatch.h"
+#include "tinytorch/factories.h"
 #include "tinytorch/kernels.h"
 
 namespace tinytorch {
@@ -69,6 +71,15 @@ Tensor Tensor::view(IntArrayRef size) const {
   return result;
 }
 
+namespace {
+void save_self_sizes(SaveForBackward& save) { save.input_sizes(0); }
+
+// view and reshape, squeeze: the gradient takes self's shape back.
+tensor_list reshape_to_self(const BackwardContext& ctx) { return {ctx.grad().reshape(ctx.saved_sizes(0))}; }
+
+const RegisterDerivative view_derivative("view", {"ViewBackward0", save_self_sizes, reshape_to_self, true});
+}  // namespace
+
 Tensor Tensor::reshape(IntArrayRef shape) const {
   std::vector<int64_t> new_sizes = infer_view_size(shape, numel());
   if (compute_view_strides(sizes(), strides(), new_sizes).has_value()) return view(new_sizes);
@@ -103,6 +114,10 @@ Tensor Tensor::squeeze() const {
   return result;
 }
 
+namespace {
+const RegisterDerivative squeeze_derivative("squeeze", {"SqueezeBackward0", save_self_sizes, reshape_to_self, true});
+}  // namespace
+
 Tensor Tensor::squeeze(int64_t dim) const {
   const int64_t d = maybe_wrap_dim(dim, this->dim());
   std::vector<int64_t> new_sizes = sizes().vec(), new_strides = strides().vec();
@@ -114,9 +129,14 @@ Tensor Tensor::squeeze(int64_t dim) const {
   OpAttributes attributes;
   attributes.dim = d;
   attributes.sizes = sizes();
-  record_op("squeeze", {*this}, {result}, attributes);
+  record_op("squeeze.dim", {*this}, {result}, attributes);
   return result;
 }
+
+namespace {
+const RegisterDerivative squeeze_dim_derivative("squeeze.dim", {
+    "SqueezeBackward1", save_self_sizes, reshape_to_self, true});
+}  // namespace
 
 Tensor Tensor::unsqueeze(int64_t dim) const {
   const int64_t d = maybe_wrap_dim(dim, this->dim() + 1);
@@ -132,6 +152,12 @@ Tensor Tensor::unsqueeze(int64_t dim) const {
   return result;
 }
 
+namespace {
+const RegisterDerivative unsqueeze_derivative("unsqueeze", {
+    "UnsqueezeBackward0", nullptr,
+    [](const BackwardContext& ctx) -> tensor_list { return {ctx.grad().squeeze(ctx.attributes.dim)}; }, true});
+}  // namespace
+
 Tensor Tensor::transpose(int64_t dim0, int64_t dim1) const {
   Tensor result = native::transpose(*this, dim0, dim1);
   OpAttributes attributes;
@@ -140,6 +166,16 @@ Tensor Tensor::transpose(int64_t dim0, int64_t dim1) const {
   record_op("transpose", {*this}, {result}, attributes);
   return result;
 }
+
+namespace {
+// transpose and t(): the same swap undoes it.
+const RegisterDerivative transpose_derivative("transpose", {
+    "TransposeBackward0", nullptr,
+    [](const BackwardContext& ctx) -> tensor_list {
+      return {ctx.grad().transpose(ctx.attributes.dim, ctx.attributes.dim1)};
+    },
+    true});
+}  // namespace
 
 Tensor Tensor::t() const {
   TT_CHECK(dim() <= 2, "t() expects a tensor with <= 2 dimensions, but self is ", dim(), "D");
@@ -153,6 +189,20 @@ Tensor Tensor::permute(IntArrayRef dims) const {
   record_op("permute", {*this}, {result}, attributes);
   return result;
 }
+
+namespace {
+// The inverse permutation: output dim i came from input dim dims[i].
+const RegisterDerivative permute_derivative("permute", {
+    "PermuteBackward0", nullptr,
+    [](const BackwardContext& ctx) -> tensor_list {
+      const IntArrayRef dims = ctx.attributes.dims;
+      const int64_t ndim = static_cast<int64_t>(dims.size());
+      std::vector<int64_t> inverse(dims.size());
+      for (int64_t i = 0; i < ndim; ++i) inverse[maybe_wrap_dim(dims[i], ndim)] = i;
+      return {ctx.grad().permute(inverse)};
+    },
+    true});
+}  // namespace
 
 Tensor Tensor::expand(IntArrayRef size, bool /*implicit*/) const {
   const int64_t ndim = static_cast<int64_t>(size.size());
@@ -186,6 +236,19 @@ Tensor Tensor::expand(IntArrayRef size, bool /*implicit*/) const {
   return result;
 }
 
+namespace {
+// Every copy of a broadcast element sends its gradient back: the engine's sum_to adds them up.
+const RegisterDerivative expand_derivative("expand", {
+    "ExpandBackward0", nullptr, [](const BackwardContext& ctx) -> tensor_list { return {ctx.grad()}; }, true});
+
+// Sizes that are 1 everywhere except `size` at `dim`: to broadcast a 1-D tensor along one dim.
+std::vector<int64_t> along(size_t ndim, int64_t dim, int64_t size) {
+  std::vector<int64_t> sizes(ndim, 1);
+  sizes[dim] = size;
+  return sizes;
+}
+}  // namespace
+
 Tensor Tensor::select(int64_t dim, int64_t index) const {
   TT_CHECK(this->dim() > 0, "select() cannot be applied to a 0-dim tensor.");
   const int64_t d = maybe_wrap_dim(dim, this->dim());
@@ -203,6 +266,26 @@ Tensor Tensor::select(int64_t dim, int64_t index) const {
   record_op("select", {*this}, {result}, attributes);
   return result;
 }
+
+namespace {
+// The gradient of a selected row lands in that row of a zero tensor shaped like self.
+const RegisterDerivative select_derivative("select", {
+    "SelectBackward0", save_self_sizes,
+    [](const BackwardContext& ctx) -> tensor_list {
+      const Tensor& grad = ctx.grad();
+      const IntArrayRef self_sizes = ctx.saved_sizes(0);
+      const int64_t dim = ctx.attributes.dim;
+      const int64_t index = ctx.attributes.index;
+      if (GradMode::is_enabled()) {  // create_graph: a product with a one-hot mask stays differentiable
+        const Tensor one_hot = arange(self_sizes[dim], kLong).eq(index).to(grad.scalar_type());
+        return {grad.unsqueeze(dim) * one_hot.view(along(self_sizes.size(), dim, self_sizes[dim]))};
+      }
+      Tensor result = zeros(self_sizes, grad.options());
+      result.select(dim, index).copy_(grad);
+      return {result};
+    },
+    true});
+}  // namespace
 
 Tensor Tensor::narrow(int64_t dim, int64_t start, int64_t length) const {
   TT_CHECK(this->dim() > 0, "narrow() cannot be applied to a 0-dim tensor.");
@@ -238,5 +321,29 @@ Tensor Tensor::slice(int64_t dim, std::optional<int64_t> start, std::optional<in
   record_op("slice", {*this}, {result}, attributes);
   return result;
 }
+
+namespace {
+// slice and narrow: the gradient lands in the sliced positions of a zero tensor shaped like self.
+const RegisterDerivative slice_derivative("slice", {
+    "SliceBackward0", save_self_sizes,
+    [](const BackwardContext& ctx) -> tensor_list {
+      const Tensor& grad = ctx.grad();
+      const IntArrayRef self_sizes = ctx.saved_sizes(0);
+      const OpAttributes& a = ctx.attributes;
+      if (GradMode::is_enabled()) {
+        // create_graph: scatter with a (size, length) 0/1 matrix, placement[start + k * step][k] = 1.
+        const int64_t length = grad.size(a.dim);
+        const Tensor rows = arange(self_sizes[a.dim], kLong).unsqueeze(1);
+        const Tensor targets = (arange(length, kLong) * a.step + a.start).unsqueeze(0);
+        const Tensor placement = rows.eq(targets).to(grad.scalar_type());
+        const int64_t last = grad.dim() - 1;
+        return {grad.transpose(a.dim, last).matmul(placement.t()).transpose(a.dim, last)};
+      }
+      Tensor result = zeros(self_sizes, grad.options());
+      result.slice(a.dim, a.start, a.end, a.step).copy_(grad);
+      return {result};
+    },
+    true});
+}  // namespace
 
 }  // namespace tinytorch

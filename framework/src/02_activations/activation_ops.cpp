@@ -1,6 +1,8 @@
 // Module 02 (Activations), the given part: the public functions torch::relu, sigmoid, tanh, gelu,
 // softmax and log_softmax (dtype and dim checks, then your kernel from activations.cpp, then the
-// record for autograd), and the tanh and GELU kernels.
+// record for autograd, then the derivative declaration), and the tanh and GELU kernels. relu's
+// derivative is module 06's to write (06_autograd/gradient_rules.cpp). Saved outputs make most of
+// them cheap: sigmoid' = y (1 - y), tanh' = 1 - y^2.
 #include <cmath>
 #include <string>
 
@@ -90,11 +92,29 @@ Tensor sigmoid(const Tensor& self) {
   return result;
 }
 
+namespace {
+void save_result(SaveForBackward& save) { save.output(0); }
+
+const RegisterDerivative sigmoid_derivative("sigmoid", {
+    "SigmoidBackward0", save_result, [](const BackwardContext& ctx) -> tensor_list {
+      const Tensor& y = ctx.saved(0);
+      return {ctx.grad() * y * (1 - y)};
+    }});
+}  // namespace
+
 Tensor tanh(const Tensor& self) {
   Tensor result = native::tanh(detail::as_contiguous(self, floating_result(self)));
   record_op("tanh", {self}, {result});
   return result;
 }
+
+namespace {
+const RegisterDerivative tanh_derivative("tanh", {
+    "TanhBackward0", save_result, [](const BackwardContext& ctx) -> tensor_list {
+      const Tensor& y = ctx.saved(0);
+      return {ctx.grad() * (1 - y * y)};
+    }});
+}  // namespace
 
 Tensor gelu(const Tensor& self, const std::string& approximate) {
   TT_CHECK(approximate == "none" || approximate == "tanh",
@@ -108,6 +128,37 @@ Tensor gelu(const Tensor& self, const std::string& approximate) {
   return result;
 }
 
+namespace {
+// The standard normal CDF, element by element (there is no erf op to build it from).
+Tensor normal_cdf(const Tensor& x) {
+  const Tensor input = x.contiguous();
+  Tensor out = empty_like(input);
+  TT_DISPATCH_FLOATING_TYPES(input.scalar_type(), "gelu_backward", [&] {
+    const scalar_t* in = static_cast<const scalar_t*>(input.data_ptr());
+    scalar_t* result = static_cast<scalar_t*>(out.data_ptr());
+    for (int64_t i = 0; i < input.numel(); ++i) result[i] = static_cast<scalar_t>(0.5 * std::erfc(-in[i] * M_SQRT1_2));
+  });
+  return out;
+}
+
+// Exact GELU x * Phi(x): Phi(x) + x * phi(x). Tanh form: product rule on 0.5 x (1 + tanh(inner)).
+const RegisterDerivative gelu_derivative("gelu", {
+    "GeluBackward0", [](SaveForBackward& save) { save.input(0); },
+    [](const BackwardContext& ctx) -> tensor_list {
+      const Tensor& x = ctx.saved(0);
+      if (ctx.attributes.index == 0) {
+        const Tensor pdf = (x * x * -0.5).exp() * (0.5 * M_2_SQRTPI * M_SQRT1_2);  // 1 / sqrt(2 pi)
+        return {ctx.grad() * (normal_cdf(x) + x * pdf)};
+      }
+      const double beta = M_SQRT2 * M_2_SQRTPI * 0.5;  // sqrt(2 / pi)
+      const double kappa = 0.044715;
+      const Tensor inner_t = tanh((x + x * x * x * kappa) * beta);
+      const Tensor left_derivative = (inner_t + 1) * 0.5;
+      const Tensor right_derivative = x * 0.5 * (1 - inner_t * inner_t) * ((x * x * (3 * kappa) + 1) * beta);
+      return {ctx.grad() * (left_derivative + right_derivative)};
+    }});
+}  // namespace
+
 Tensor softmax(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
   Tensor result = softmax_like(self, dim, dtype, "softmax_lastdim_kernel_impl",
                                [](const Tensor& input, int64_t d) { return native::softmax(input, d); });
@@ -118,6 +169,16 @@ Tensor softmax(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype)
   return result;
 }
 
+namespace {
+// y = softmax(x): dx = y * (g - sum(g * y)) along dim: the Jacobian applied without building it.
+const RegisterDerivative softmax_derivative("softmax", {
+    "SoftmaxBackward0", save_result, [](const BackwardContext& ctx) -> tensor_list {
+      const Tensor& y = ctx.saved(0);
+      const Tensor& g = ctx.grad();
+      return {y * (g - (g * y).sum({ctx.attributes.dim}, /*keepdim=*/true))};
+    }});
+}  // namespace
+
 Tensor log_softmax(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
   Tensor result = softmax_like(self, dim, dtype, "log_softmax_lastdim_kernel_impl",
                                [](const Tensor& input, int64_t d) { return native::log_softmax(input, d); });
@@ -127,6 +188,15 @@ Tensor log_softmax(const Tensor& self, int64_t dim, std::optional<ScalarType> dt
   record_op("log_softmax", {self}, {result}, attributes);
   return result;
 }
+
+namespace {
+// y = log_softmax(x): dx = g - softmax(x) * sum(g) along dim, with softmax(x) = exp(y).
+const RegisterDerivative log_softmax_derivative("log_softmax", {
+    "LogSoftmaxBackward0", save_result, [](const BackwardContext& ctx) -> tensor_list {
+      const Tensor& g = ctx.grad();
+      return {g - ctx.saved(0).exp() * g.sum({ctx.attributes.dim}, /*keepdim=*/true)};
+    }});
+}  // namespace
 
 Tensor Tensor::relu() const { return ::tinytorch::relu(*this); }
 Tensor Tensor::sigmoid() const { return ::tinytorch::sigmoid(*this); }

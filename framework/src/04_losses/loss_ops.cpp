@@ -1,6 +1,7 @@
 // Module 04 (Losses), the given part: the public torch:: loss functions (LibTorch's shape and dtype
-// checks, then your kernels from losses.cpp), the reduction helper, label smoothing, and two losses
-// written entirely with tensor ops: binary_cross_entropy_with_logits and smooth_l1_loss.
+// checks, then your kernels from losses.cpp, then the derivative declarations of the two kernel
+// losses), the reduction helper, label smoothing, and two losses written entirely with tensor ops:
+// binary_cross_entropy_with_logits and smooth_l1_loss.
 #include <cmath>
 
 #include "tinytorch/activations.h"
@@ -86,6 +87,59 @@ Tensor nll_loss(const Tensor& self, const Tensor& target, const Tensor& weight, 
   return result;
 }
 
+namespace {
+void check_no_weight_gradient(const SaveForBackward& save) {
+  const Tensor& weight = save.op.inputs[2];
+  TT_CHECK(!weight.defined() || !weight.requires_grad(), "the derivative for 'weight' is not implemented.");
+}
+
+// A per-sample gradient `grad` for reduction None, or one number otherwise, shaped to broadcast
+// against a (N, ...) per-element coefficient.
+Tensor broadcastable(const Tensor& grad, int64_t reduction, int64_t trailing_dims) {
+  if (reduction != Reduction::None) return grad;
+  Tensor g = grad;
+  for (int64_t i = 0; i < trailing_dims; ++i) g = g.unsqueeze(-1);
+  return g;
+}
+
+// loss_n = -w[t_n] * self[n][t_n]: the gradient is -w[t_n] at the target class of each sample
+// (divided by the total weight for Mean), 0 elsewhere and for ignored samples.
+const RegisterDerivative nll_loss_derivative("nll_loss", {
+    "NllLossBackward0",
+    [](SaveForBackward& save) {
+      check_no_weight_gradient(save);
+      save.input(1);  // target
+      save.input(2);  // weight (may be undefined)
+      save.input_sizes(0);
+    },
+    [](const BackwardContext& ctx) -> tensor_list {
+      const IntArrayRef self_sizes = ctx.saved_sizes(0);
+      const int64_t reduction = ctx.attributes.dim;
+      const int64_t ignore_index = ctx.attributes.index;
+      const int64_t classes = self_sizes.back();
+      const int64_t batch = self_sizes.size() == 2 ? self_sizes[0] : 1;
+      const Tensor targets = ctx.saved(0).reshape({batch}).contiguous();
+      const Tensor& weight = ctx.saved(1);
+      const Tensor weights = weight.defined() ? weight.to(kDouble).contiguous() : Tensor();
+      Tensor coefficient = zeros({batch, classes}, kDouble);
+      double* c = coefficient.data_ptr<double>();
+      const int64_t* t = targets.data_ptr<int64_t>();
+      double total_weight = 0;
+      for (int64_t n = 0; n < batch; ++n) {
+        if (t[n] == ignore_index) continue;
+        TT_CHECK(t[n] >= 0 && t[n] < classes, "Target ", t[n], " is out of bounds.");
+        const double w = weights.defined() ? weights.data_ptr<double>()[t[n]] : 1.0;
+        c[n * classes + t[n]] = -w;
+        total_weight += w;
+      }
+      if (reduction == Reduction::Mean) coefficient = coefficient / total_weight;
+      const std::vector<int64_t> grad_sizes =
+          reduction == Reduction::None ? std::vector<int64_t>{batch} : std::vector<int64_t>{};
+      const Tensor g = broadcastable(ctx.grad().reshape(grad_sizes), reduction, 1);
+      return {(g * coefficient.to(g.scalar_type())).reshape(self_sizes), Tensor(), Tensor()};
+    }});
+}  // namespace
+
 Tensor cross_entropy_loss(const Tensor& self, const Tensor& target, const Tensor& weight, int64_t reduction,
                           int64_t ignore_index, double label_smoothing) {
   check_reduction(reduction);
@@ -142,6 +196,33 @@ Tensor binary_cross_entropy(const Tensor& self, const Tensor& target, const Tens
   record_op("binary_cross_entropy", {self, target, weight}, {result}, attributes);
   return result;
 }
+
+namespace {
+// loss = -w (y log p + (1 - y) log(1 - p)):
+//   d p = w (p - y) / (p (1 - p)), with p (1 - p) kept >= 1e-12 as LibTorch does;
+//   d y = w (log(1 - p) - log p), each log clamped at -100 like the forward.
+const RegisterDerivative binary_cross_entropy_derivative("binary_cross_entropy", {
+    "BinaryCrossEntropyBackward0",
+    [](SaveForBackward& save) {
+      check_no_weight_gradient(save);
+      save.input(0);  // self (p)
+      save.input(1);  // target (y)
+      save.input(2);  // weight
+    },
+    [](const BackwardContext& ctx) -> tensor_list {
+      const Tensor& p = ctx.saved(0);
+      const Tensor& y = ctx.saved(1);
+      const Tensor& weight = ctx.saved(2);
+      const int64_t reduction = ctx.attributes.dim;
+      Tensor g = broadcastable(ctx.grad(), reduction, 0);
+      if (reduction == Reduction::Mean) g = g / static_cast<double>(p.numel());
+      if (weight.defined()) g = g * weight.to(p.scalar_type());
+      tensor_list result(3);
+      if (ctx.needs_input_grad(0)) result[0] = g * (p - y) / (p * (1 - p)).clamp(1e-12);
+      if (ctx.needs_input_grad(1)) result[1] = g * ((1 - p).log().clamp(-100) - p.log().clamp(-100));
+      return result;
+    }});
+}  // namespace
 
 // Stable form of -[y log sigmoid(x) + (1 - y) log(1 - sigmoid(x))] = (1 - y) x + log(1 + exp(-x)),
 // with log(1 + exp(-x)) = m + log(exp(-m) + exp(-x - m)), m = max(-x, 0): no exp() of a positive number.

@@ -68,9 +68,9 @@ bool CustomNodeBase::prepare(const variable_list& tensor_inputs, std::vector<boo
 }
 
 void CustomNodeBase::wrap_outputs(variable_list& outputs, const variable_list& tensor_inputs, bool is_executable) {
-  set_num_inputs(static_cast<uint32_t>(outputs.size()));
   for (size_t i = 0; i < outputs.size(); ++i) {
     Tensor& output = outputs[i];
+    add_input_metadata(output);
     output_sizes_.push_back(output.defined() ? output.sizes().vec() : std::vector<int64_t>());
     output_options_.push_back(output.defined() ? output.options() : TensorOptions());
     if (!is_executable || !output.defined() || !output.is_floating_point() ||

@@ -33,6 +33,38 @@ variable_list GraphTask::take_inputs(Node& node) {
   return inputs;
 }
 
+namespace {
+
+// True when a tensor of `sizes` broadcasts to `target` (LibTorch's is_expandable_to).
+bool is_expandable_to(IntArrayRef sizes, IntArrayRef target) {
+  if (sizes.size() > target.size()) return false;
+  const size_t leading = target.size() - sizes.size();
+  for (size_t d = 0; d < sizes.size(); ++d) {
+    if (sizes[d] != target[leading + d] && sizes[d] != 1) return false;
+  }
+  return true;
+}
+
+// LibTorch's validate_outputs: each gradient gets the shape and dtype of the tensor it is for.
+void validate_outputs(const Node& node, variable_list& gradients) {
+  const edge_list& edges = node.next_edges();
+  for (size_t i = 0; i < gradients.size() && i < edges.size(); ++i) {
+    Tensor& gradient = gradients[i];
+    if (!edges[i].is_valid() || !gradient.defined()) continue;
+    const InputMetadata& metadata = edges[i].function->input_metadata(edges[i].input_nr);
+    if (!metadata.defined) continue;
+    if (!gradient.sizes().equals(metadata.sizes)) {
+      TT_CHECK(is_expandable_to(metadata.sizes, gradient.sizes()), "Function ", node.name(),
+               " returned an invalid gradient at index ", i, " - got ", gradient.sizes(),
+               " but expected shape compatible with ", IntArrayRef(metadata.sizes));
+      gradient = sum_to(gradient, metadata.sizes);
+    }
+    if (gradient.scalar_type() != metadata.scalar_type) gradient = gradient.to(metadata.scalar_type);
+  }
+}
+
+}  // namespace
+
 variable_list GraphTask::call(Node& node, variable_list&& inputs) {
   bool any_gradient = false;
   for (const Tensor& input : inputs) any_gradient = any_gradient || input.defined();
@@ -43,16 +75,7 @@ variable_list GraphTask::call(Node& node, variable_list&& inputs) {
   if (!keep_graph_) node.release_variables();
   TT_CHECK(outputs.size() == node.num_outputs(), "Function ", node.name(),
            " returned an invalid number of gradients - expected ", node.num_outputs(), ", but got ", outputs.size());
-  // A gradient must have the shape of the tensor it is for. A leaf's shape is known here, so a wrong
-  // one is reported with the rule that produced it (LibTorch's wording), not the leaf that received it.
-  const edge_list& edges = node.next_edges();
-  for (size_t i = 0; i < outputs.size() && i < edges.size(); ++i) {
-    const auto* leaf = dynamic_cast<const AccumulateGrad*>(edges[i].function.get());
-    if (leaf == nullptr || !outputs[i].defined()) continue;
-    TT_CHECK(outputs[i].sizes().equals(leaf->variable().sizes()), "Function ", node.name(),
-             " returned an invalid gradient at index ", i, " - got ", outputs[i].sizes(),
-             " but expected shape compatible with ", leaf->variable().sizes());
-  }
+  validate_outputs(node, outputs);
   return outputs;
 }
 

@@ -61,6 +61,13 @@ void Node::retain_grad_of(uint32_t output_nr, std::weak_ptr<AutogradMeta> meta) 
   retained_grads_.emplace_back(output_nr, std::move(meta));
 }
 
+InputMetadata::InputMetadata(const Tensor& t) {
+  if (!t.defined()) return;
+  sizes = t.sizes().vec();
+  scalar_type = t.scalar_type();
+  defined = true;
+}
+
 // ---- SavedVariable ----
 
 SavedVariable::SavedVariable(const Tensor& variable, bool is_output) {
@@ -98,7 +105,7 @@ void SavedVariable::reset_data() {
 
 // ---- Leaves ----
 
-AccumulateGrad::AccumulateGrad(Tensor variable) : variable_(std::move(variable)) {}
+AccumulateGrad::AccumulateGrad(Tensor variable) : variable_(std::move(variable)) { add_input_metadata(variable_); }
 
 variable_list AccumulateGrad::apply(variable_list&& grads) {
   Tensor new_grad = std::move(grads[0]);

@@ -324,7 +324,7 @@ Tensor convolution(const Tensor& input, const Tensor& weight, const Tensor& bias
   check_conv2d_shapes(input, weight, bias, p, groups);
   Tensor result = native::conv2d_im2col(input.contiguous(), weight.contiguous(),
                                         bias.defined() ? bias.contiguous() : bias, p);
-  // For module 06's ConvolutionBackward0: sizes = {stride, padding, dilation}, dim = groups.
+  // For ConvolutionBackward0 (below): sizes = {stride, padding, dilation}, dim = groups.
   const int64_t geometry[6] = {p.stride[0], p.stride[1], p.padding[0], p.padding[1], p.dilation[0], p.dilation[1]};
   OpAttributes attributes;
   attributes.sizes = IntArrayRef(geometry);
@@ -332,6 +332,35 @@ Tensor convolution(const Tensor& input, const Tensor& weight, const Tensor& bias
   record_op("convolution", {input, weight, bias}, {result}, attributes);
   return result;
 }
+
+// out = conv(input, weight) + bias:
+//   grad_input  = the transposed convolution of grad_out with weight (weight^T x grad_out, folded back),
+//   grad_weight = grad_out x unfolded input^T,   grad_bias = grad_out summed over samples and positions.
+const RegisterDerivative convolution_derivative("convolution", {
+    "ConvolutionBackward0",
+    [](SaveForBackward& save) {
+      save.input(0);  // input
+      save.input(1);  // weight
+    },
+    [](const BackwardContext& ctx) -> tensor_list {
+      const Tensor& input = ctx.saved(0);
+      const Tensor& weight = ctx.saved(1);
+      const Tensor& grad = ctx.grad();
+      // The kernels are not themselves recorded, so a graph of the gradient (create_graph) cannot be built.
+      TT_CHECK(!GradMode::is_enabled() || !(grad.requires_grad() || input.requires_grad() || weight.requires_grad()),
+               "double backward through conv2d (create_graph=true) is not supported by TinyTorch yet");
+      const IntArrayRef geometry = ctx.attributes.sizes;
+      native::Conv2dParams params;
+      for (int d = 0; d < 2; ++d) {
+        params.stride[d] = geometry[d];
+        params.padding[d] = geometry[2 + d];
+        params.dilation[d] = geometry[4 + d];
+      }
+      auto [grad_input, grad_weight, grad_bias] = native::conv2d_backward(
+          grad, input, weight, params,
+          {ctx.needs_input_grad(0), ctx.needs_input_grad(1), ctx.needs_input_grad(2)});
+      return {grad_input, grad_weight, grad_bias};
+    }});
 
 }  // namespace
 

@@ -38,7 +38,9 @@ class GraphTask {
   // The summed gradients that arrived for `node` (its buffer, moved out).
   variable_list take_inputs(Node& node);
   // Runs `node` on its gradients (a node that receives none is skipped: every result undefined),
-  // then frees its saved tensors unless the graph is kept. Returns one gradient per next edge.
+  // then frees its saved tensors unless the graph is kept. Returns one gradient per next edge, each
+  // checked against the tensor it is for: a broadcast gradient is summed down to that tensor's
+  // shape (sum_to) and converted to its dtype; any other shape is an error naming the node.
   variable_list call(Node& node, variable_list&& inputs);
 
   // ---- Set-up (graph_task.cpp) ----
@@ -63,7 +65,12 @@ class GraphTask {
   bool accumulate_into_leaves_ = true;
 };
 
-// ---- The engine's core (learner-written, engine.cpp) ----
+// ---- Learner-written (gradient_rules.cpp and engine.cpp) ----
+
+// Sums `grad` down to `sizes`: undoes broadcasting. A (4, 3) gradient for a (3) input is summed
+// over dim 0; for a (4, 1) input over dim 1 with keepdim. The engine calls it for every gradient
+// whose shape differs from its input's (LibTorch's InputMetadata::reduce_grad).
+Tensor sum_to(const Tensor& grad, IntArrayRef sizes);
 
 // Every node reachable from `roots` through next edges, each listed before all the nodes its
 // gradients flow to (a topological order of the graph). Iterative: a 10,000-op chain is fine.

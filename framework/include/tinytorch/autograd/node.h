@@ -37,6 +37,16 @@ struct Edge {
 };
 using edge_list = std::vector<Edge>;
 
+// The shape and dtype of one tensor a node receives a gradient for (LibTorch's InputMetadata). The
+// engine checks every gradient against it, sums a broadcast gradient down to it and converts its dtype.
+struct InputMetadata {
+  InputMetadata() = default;
+  explicit InputMetadata(const Tensor& t);
+  std::vector<int64_t> sizes;
+  ScalarType scalar_type = kFloat;
+  bool defined = false;  // false for an output that is not a tensor: nothing is checked
+};
+
 class Node : public std::enable_shared_from_this<Node> {
  public:
   Node();
@@ -57,9 +67,14 @@ class Node : public std::enable_shared_from_this<Node> {
   void set_next_edges(edge_list next_edges) { next_edges_ = std::move(next_edges); }
   void add_next_edge(Edge edge) { next_edges_.push_back(std::move(edge)); }
   uint32_t num_outputs() const noexcept { return static_cast<uint32_t>(next_edges_.size()); }
-  // How many gradients this node receives: the number of outputs of its forward op.
-  uint32_t num_inputs() const noexcept { return num_inputs_; }
-  void set_num_inputs(uint32_t count) noexcept { num_inputs_ = count; }
+  // How many gradients this node receives: the number of outputs of its forward op, each described
+  // by its metadata (added in order, one per output).
+  uint32_t num_inputs() const noexcept { return static_cast<uint32_t>(input_metadata_.size()); }
+  uint32_t add_input_metadata(const Tensor& t) {
+    input_metadata_.emplace_back(t);
+    return num_inputs() - 1;
+  }
+  const InputMetadata& input_metadata(size_t index) const { return input_metadata_.at(index); }
 
   // False when input `index` of the forward op does not require grad: skip computing its gradient.
   bool should_compute_output(size_t index) const {
@@ -83,7 +98,7 @@ class Node : public std::enable_shared_from_this<Node> {
 
  private:
   edge_list next_edges_;
-  uint32_t num_inputs_ = 1;
+  std::vector<InputMetadata> input_metadata_;
   uint64_t sequence_nr_;
   std::vector<std::pair<uint32_t, std::weak_ptr<AutogradMeta>>> retained_grads_;
 };

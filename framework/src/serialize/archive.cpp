@@ -1,5 +1,6 @@
 // The archive behind torch::save / torch::load: IValue, OutputArchive and InputArchive, and the
-// binary format specified at the top of tinytorch/serialize/archive.h. Given code (no learner part).
+// binary format specified at the top of tinytorch/serialize/archive.h. Given code (no learner part),
+// shared by module 07 (Optimizer::save / load) and module 08 (torch::save / load, serialize.cpp).
 //
 // Writing serialises the whole tree into one byte string (header, payload, hash) and writes it at
 // once; reading takes the whole file into memory, checks length and hash first, then parses with a
