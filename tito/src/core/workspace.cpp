@@ -29,6 +29,7 @@ Useful commands (run them anywhere inside this folder):
     tito module start 01      get the starter files for module 01
     tito module view 01       read the lesson
     tito module test 01       build and check your code
+    tito module hint 01       help for a failing test, one level at a time
     tito module complete 01   record the module as done once every test passes
     tito module status        see your progress
 )";
