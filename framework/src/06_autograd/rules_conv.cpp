@@ -1,7 +1,8 @@
-// Backward rule of the convolution (module 09's conv2d), given. The kernels are module 09's
-// (native::conv2d_backward: two GEMMs and a col2im); this file only connects them to the graph.
+// Backward rule of the convolution (module 09's conv2d), given. The kernels are module 09's loops, or
+// module 17's GEMMs and col2im in builds that have them (native::conv2d_backward); this file only
+// connects them to the graph.
+#include "09_convolutions/conv2d_kernels.h"
 #include "tinytorch/autograd/functions.h"
-#include "tinytorch/convolution.h"
 #include "tinytorch/dispatch.h"
 #include "tinytorch/errors.h"
 
