@@ -18,7 +18,7 @@
 #define BENCH_HAS_CONV 1
 #else
 #include <tinytorch/torch.h>
-#include <tinytorch/gemm.h>
+#include "kernels/gemm.h"  // the reference library's internal GEMM (module 17), for its kernel name
 #define BENCH_IMPL "tinytorch"
 // Modules arrive one by one: a case whose module is missing reports itself unavailable.
 #if __has_include(<tinytorch/autograd.h>)

@@ -93,9 +93,16 @@ expect '0 passed, 1 failed'
 
 step "release writes a student copy without solutions, and compiles it"
 run 0 "$TITO" instructor release "$SCRATCH/student"
-expect 'no solution text found in the release; every learner file compiles'
+expect 'no solution or instructor-only text found in the release; every learner file compiles'
+expect 'Withheld [0-9]+ instructor-only files'
 [[ ! -e "$SCRATCH/student/.git" ]] || fail "the git history was released"
 [[ ! -e "$SCRATCH/student/$variants" ]] || fail "the known-wrong variants (which quote solutions) were released"
+# Module 17's fast kernels and the internal headers of what lessons ask for are not handed out.
+[[ ! -e "$SCRATCH/student/framework/src/kernels" ]] || fail "module 17's kernels were released"
+if grep -rqE 'gemm_reference|cpublas::gemm|conv2d_im2col' "$SCRATCH/student/framework/include" "$SCRATCH/student/curriculum"; then
+  fail "a public header or the curriculum offers the GEMM or the im2col convolution"
+fi
+[[ ! -e "$SCRATCH/student/framework/include/tinytorch/gemm.h" ]] || fail "tinytorch/gemm.h was released"
 grep -q 'throw tinytorch::NotImplemented("tinytorch::native::relu"' "$SCRATCH/student/$acts" || fail "no starter in the release"
 if grep -rq --include='*.cpp' --include='*.h' 'BEGIN SOLUTION' "$SCRATCH/student/framework"; then
   fail "a solution marker was released"

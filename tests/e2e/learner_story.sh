@@ -164,4 +164,22 @@ expect "reference solution"
 run 0 "$TITO" module test 01
 grep -qE '^Score: ([0-9]+)/\1 points, [0-9]+ passed, 0 failed' "$OUT" || fail "reference not at full points"
 
+step "completing on the reference is recorded and shown as the reference, not as the learner's work"
+run 0 "$TITO" module complete 01
+expect "on the reference solution"
+reject "You built it yourself"
+run 0 "$TITO" module status
+grep -qE '^01 +Tensor +completed .* on the reference solution' "$OUT" || fail "status does not say 01 ran the reference"
+run 0 "$TITO" module status --json
+python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert s["modules"][0]["origin"] == "reference", s["modules"][0]
+' "$OUT" || fail "module status --json has no origin reference"
+python3 -c '
+import json, sys
+p = json.load(open(sys.argv[1]))
+assert p["version"] == 2 and p["modules"]["01"]["origin"] == "reference", p
+' .tito/progress.json || fail "progress.json does not record the reference origin"
+
 echo "learner story: all steps passed"

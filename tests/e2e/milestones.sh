@@ -58,6 +58,15 @@ expect "$out" "03 (MLP Revival, 1986)  locked - needs modules 06" "milestone sta
 echo "== milestones 01 and 02 pass on the learner's code and are recorded"
 out=$("$TITO" milestone run 01 2>&1) || fail "milestone 01 did not pass" "$out"
 expect "$out" "Part 1 passed: accuracy = " "milestone run 01"
+# Modules 01-05 were all taken with --reference: the header and the record say so, module by module.
+expect "$out" "Your code:          none" "milestone run 01 (whose code)"
+expect "$out" "Reference solution: modules 01, 02, 03, 04, 05 (01, 02, 03, 04, 05: your files are the copy" "milestone run 01"
+expect "$out" "achieved - on the reference solution only (modules 01, 02, 03, 04, 05), none of your code" "milestone run 01"
+python3 - "$record" <<'PY' || fail "milestones.json does not say whose code milestone 01 ran" "$(cat "$record")"
+import json, sys
+code = json.load(open(sys.argv[1]))["milestones"]["01"]["parts"]["1"]["code"]
+assert code == {"learner": [], "reference": ["01", "02", "03", "04", "05"]}, code
+PY
 expect "$out" "Milestone 01 (Perceptron, 1958) achieved" "milestone run 01"
 expect "$out" "The learned decision boundary" "milestone run 01 (its streamed output)"
 [ "$(grep -c "decision_boundary.svg" <<<"$out")" = 1 ] || fail "the SVG's path should be printed once" "$out"

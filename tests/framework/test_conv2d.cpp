@@ -9,6 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "09_convolutions/conv2d_kernels.h"  // internal: module 09's loops
+#if __has_include("kernels/fast_paths.h")  // module 17's im2col path: not in the student release
+#include "kernels/fast_paths.h"
+#define TEST_HAS_FAST_KERNELS 1
+#endif
 #include "test_helpers.h"
 
 namespace {
@@ -67,9 +72,22 @@ TEST_CASE("conv2d: the im2col + GEMM path matches the seven-loop reference on ra
       const Tensor bias = torch::randn({s.out_channels}, dtype);
       const Conv2dParams p = params(s.stride, s.padding, s.dilation);
       const Tensor expected = tinytorch::native::conv2d_reference(input, weight, bias, p);
-      const Tensor fast = tinytorch::native::conv2d_im2col(input, weight, bias, p);
       const double tolerance = dtype == torch::kFloat ? 1e-4 : 1e-12;
+#ifdef TEST_HAS_FAST_KERNELS
+      const Tensor fast = tinytorch::native::conv2d_im2col(input, weight, bias, p);
       CHECK(max_abs_difference(fast, expected) < tolerance);
+
+      // The backward: module 17's GEMMs and col2im against module 09's loops, every output.
+      const Tensor grad_output = torch::randn(expected.sizes(), dtype);
+      const auto loops = tinytorch::native::conv2d_backward_reference(grad_output, input, weight, p, {true, true, true});
+      const auto gemms = tinytorch::native::conv2d_backward_im2col(grad_output, input, weight, p, {true, true, true});
+      const auto close = [&](const Tensor& got, const Tensor& want) {  // relative to the gradient's size
+        return max_abs_difference(got, want) <= tolerance * (1 + want.abs().max().item<double>());
+      };
+      CHECK(close(std::get<0>(gemms), std::get<0>(loops)));
+      CHECK(close(std::get<1>(gemms), std::get<1>(loops)));
+      CHECK(close(std::get<2>(gemms), std::get<2>(loops)));
+#endif
       // The public op: the same numbers, bias optional.
       const Tensor public_result = torch::conv2d(input, weight, bias, s.stride, s.padding, s.dilation, s.groups);
       CHECK(max_abs_difference(public_result, expected) < tolerance);

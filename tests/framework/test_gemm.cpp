@@ -1,4 +1,4 @@
-// The fast matrix multiply (tinytorch/gemm.h) against the naive triple loop it must equal: every
+// The fast matrix multiply (framework/src/kernels/gemm.h, module 17's) against the naive triple loop it must equal: every
 // micro-kernel this CPU has, 1 and 2 threads, ragged shapes (not multiples of the tile, the vector
 // width or the cache blocks), 1-row and 1-column matrices, strided and transposed inputs, double
 // and int64, and mm/bmm/matmul on views.
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "test_helpers.h"
-#include "tinytorch/gemm.h"
+#include "kernels/gemm.h"  // internal: module 17's GEMM
 
 namespace {
 

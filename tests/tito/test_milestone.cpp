@@ -374,6 +374,31 @@ TEST_CASE("milestone results are recorded per part, and achievement needs every 
   CHECK(files == 1);
 }
 
+TEST_CASE("a part's record keeps whose code each module ran, and says so", "[milestone]") {
+  ScratchDir scratch;
+  const Milestone m = milestone_from_json_text(kTwoParts, scratch.root);
+  {
+    MilestoneStore store(scratch.root);
+    store.load();
+    PartRecord run = run_result(true, 0.93, "2026-01-01T10:10:00Z");
+    run.learner_modules = {"01", "02"};
+    run.reference_modules = {"03", "04", "05"};
+    store.record_part(m, 1, run);
+    store.record_part(m, 2, run_result(true, 1.0, "2026-01-01T10:11:00Z"));  // as written before code was kept
+  }
+  MilestoneStore reloaded(scratch.root);
+  CHECK(reloaded.load().empty());
+  const PartRecord& part1 = reloaded.find("07")->parts.at(1);
+  CHECK(part1.learner_modules == std::vector<std::string>{"01", "02"});
+  CHECK(part1.reference_modules == std::vector<std::string>{"03", "04", "05"});
+  CHECK(reloaded.find("07")->parts.at(2).reference_modules.empty());
+
+  CHECK(tito::code_summary(part1.learner_modules, part1.reference_modules) ==
+        "on your code for modules 01, 02 and the reference solution for modules 03, 04, 05");
+  CHECK(tito::code_summary({"01", "02", "03"}, {}) == "on code you wrote yourself (modules 01, 02, 03)");
+  CHECK(tito::code_summary({}, {"01"}) == "on the reference solution only (module 01), none of your code");
+}
+
 TEST_CASE("a damaged milestones.json is set aside and the record starts empty", "[milestone]") {
   ScratchDir scratch;
   {

@@ -48,7 +48,7 @@ void record_some_work(const fs::path& dir) {
   ProgressStore store(dir);
   store.load();
   store.record_started("01");
-  store.record_completed("01", 100, 100, "abc123");
+  store.record_completed("01", 100, 100, "abc123", "learner");
   store.record_started("02");
 }
 
@@ -83,10 +83,68 @@ TEST_CASE("the file has the documented shape and a valid checksum", "[progress]"
   TempDir dir;
   record_some_work(dir.path);
   auto document = nlohmann::json::parse(tito::read_file(dir.path / "progress.json"));
-  CHECK(document["version"] == 1);
+  CHECK(document["version"] == 2);
   CHECK(document["modules"]["01"]["completed_at"].is_string());
+  CHECK(document["modules"]["01"]["origin"] == "learner");
   CHECK(document["last_worked"] == "02");
   CHECK(document["checksum"] == tito::canonical_checksum(document));
+}
+
+TEST_CASE("a completion on the reference is recorded as such, and a reset clears it", "[progress]") {
+  TempDir dir;
+  ProgressStore::initialise(dir.path);
+  {
+    ProgressStore store(dir.path);
+    store.load();
+    store.record_completed("03", 100, 100, "ref", "reference");
+  }
+  ProgressStore reloaded(dir.path);
+  CHECK_FALSE(reloaded.load().repaired());
+  CHECK(reloaded.state().modules.at("03").origin == "reference");
+
+  fs::remove(dir.path / "progress.json");  // the journal alone rebuilds it too
+  ProgressStore rebuilt(dir.path);
+  rebuilt.load();
+  CHECK(rebuilt.state().modules.at("03").origin == "reference");
+  rebuilt.clear_completion("03");
+  CHECK_FALSE(rebuilt.state().modules.at("03").origin.has_value());
+}
+
+TEST_CASE("a format 1 progress file (no origin) is read, kept and rewritten as format 2", "[progress]") {
+  TempDir dir;
+  ProgressStore::initialise(dir.path);
+  // Written by the tito before origins were kept: version 1, no "origin", its own checksum, and a
+  // journal whose complete event has no origin either.
+  nlohmann::json old_document = {
+      {"version", 1},
+      {"modules", {{"01", {{"started_at", "2026-01-01T10:00:00Z"}, {"completed_at", "2026-01-02T10:00:00Z"},
+                           {"score", 100}, {"points", 100}, {"fingerprint", "f1"}}}}},
+      {"last_worked", "01"}};
+  old_document["checksum"] = tito::canonical_checksum(old_document);
+  overwrite(dir.path / "progress.json", old_document.dump(2));
+  nlohmann::json event = {{"event", "complete"}, {"module", "01"}, {"at", "2026-01-02T10:00:00Z"}, {"seq", 1},
+                          {"score", 100}, {"points", 100}, {"fingerprint", "f1"}};
+  event["checksum"] = tito::canonical_checksum(event);
+  overwrite(dir.path / "history.jsonl", event.dump() + "\n");
+
+  ProgressStore store(dir.path);
+  CHECK_FALSE(store.load().repaired());
+  CHECK_FALSE(has_corrupt_copy(dir.path));
+  REQUIRE(store.state().is_completed("01"));
+  CHECK(store.state().modules.at("01").fingerprint == "f1");
+  CHECK_FALSE(store.state().modules.at("01").origin.has_value());
+
+  store.record_started("02");  // the next change writes format 2 and keeps module 01 as it was
+  auto document = nlohmann::json::parse(tito::read_file(dir.path / "progress.json"));
+  CHECK(document["version"] == 2);
+  CHECK(document["modules"]["01"]["completed_at"] == "2026-01-02T10:00:00Z");
+  CHECK(document["modules"]["01"]["origin"].is_null());
+
+  fs::remove(dir.path / "progress.json");  // and the old journal still replays
+  ProgressStore rebuilt(dir.path);
+  rebuilt.load();
+  CHECK(rebuilt.state().is_completed("01"));
+  CHECK(rebuilt.state().is_started("02"));
 }
 
 TEST_CASE("clearing a completion keeps the module started", "[progress]") {

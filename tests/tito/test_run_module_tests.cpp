@@ -273,3 +273,53 @@ TEST_CASE("run_module_tests rebuilds only what changed, quickly", "[run][speed]"
               unchanged_seconds, median);
   // The figure is reported, not asserted: speed goals live in benchmarks, never in timed unit tests.
 }
+
+TEST_CASE("module tests and programs share the learner's objects: each file is compiled once per change",
+          "[run][shared]") {
+  Toolchain toolchain = load_toolchain(TITO_BUILD_DIR);
+  FixtureWorkspace workspace("run_incremental");
+  const fs::path shared = workspace.root / "objects";
+  ModuleTestRequest request = request_for(workspace, "test_incremental.cpp", time_limit_for(toolchain));
+  request.learner_objects_dir = shared;
+  std::vector<std::string> steps;
+  auto record = [&](const std::string& line) { steps.push_back(line); };
+  auto compiled = [&](const std::string& label) { return std::count(steps.begin(), steps.end(), "compiling " + label); };
+
+  TestReport first = run_module_tests(toolchain, request, record);
+  INFO(first.build_log);
+  REQUIRE(first.all_passed());
+  CHECK(compiled("fx/product.cpp") == 1);
+  CHECK(fs::exists(shared / "obj" / "fx" / "product.o"));
+  CHECK_FALSE(fs::exists(request.build_dir / "obj" / "fx" / "product.o"));
+
+  // A second module's build (its own build dir) and a program reuse the objects as they are.
+  steps.clear();
+  ModuleTestRequest other = request;
+  other.build_dir = workspace.root / "build-other";
+  CHECK(run_module_tests(toolchain, other, record).all_passed());
+  CHECK(compiled("fx/product.cpp") == 0);
+  CHECK(compiled("fx/sum.cpp") == 0);
+
+  const fs::path program = workspace.root / "program.cpp";
+  std::ofstream(program) << "int main() { return 0; }\n";
+  ProgramRequest run;
+  run.sources = {program};
+  run.learner_dirs = request.learner_dirs;
+  run.build_dir = workspace.root / "build-program";
+  run.learner_objects_dir = shared;
+  steps.clear();
+  const ProgramOutcome outcome = run_program(toolchain, run, record);
+  INFO(outcome.build_log);
+  CHECK(outcome.exited_cleanly());
+  CHECK(compiled("fx/product.cpp") == 0);
+
+  // A change is compiled once, in the shared place, and every build links the new object.
+  touch(workspace.learner() / "product.cpp");
+  steps.clear();
+  CHECK(run_module_tests(toolchain, other, record).all_passed());
+  CHECK(compiled("fx/product.cpp") == 1);
+  steps.clear();
+  CHECK(run_module_tests(toolchain, request, record).all_passed());
+  CHECK(compiled("fx/product.cpp") == 0);
+  CHECK(std::count(steps.begin(), steps.end(), "linking module_tests") == 1);
+}

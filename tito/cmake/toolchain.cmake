@@ -76,6 +76,29 @@ string(REGEX REPLACE "\\]$"
   ", \"${tito_framework_includes}\", \"$<JOIN:$<TARGET_PROPERTY:Catch2::Catch2,INTERFACE_INCLUDE_DIRECTORIES>,\"$<COMMA> \">\"]"
   tito_include_json "${tito_include_json}")
 
+# Milestone programs are given code: compiled here once, with exactly the learner builds' flags, so that
+# a milestone's first run only links them to the learner's objects. tito uses such an object while it
+# is newer than its source and the learner build's compiler is this one (run_program).
+file(GLOB tito_milestone_programs CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/milestones/[0-9][0-9]_*/*.cpp)
+set(tito_program_objects "")
+set(tito_program_entries "")
+foreach(program ${tito_milestone_programs})
+  file(RELATIVE_PATH relative ${PROJECT_SOURCE_DIR}/milestones ${program})
+  string(REGEX REPLACE "[.]cpp$" ".o" object_relative "${relative}")
+  set(object ${PROJECT_BINARY_DIR}/tito/milestone_objects/${object_relative})
+  get_filename_component(object_dir ${object} DIRECTORY)
+  file(MAKE_DIRECTORY ${object_dir})
+  add_custom_command(OUTPUT ${object}
+    COMMAND ${CMAKE_CXX_COMPILER} ${tito_cxx_flags} -I${PROJECT_SOURCE_DIR}/framework/include
+            -I${PROJECT_SOURCE_DIR}/curriculum/common/include -MD -MF ${object}.d -c ${program} -o ${object}
+    DEPENDS ${program} DEPFILE ${object}.d
+    COMMENT "Compiling milestone program ${relative} for tito's learner builds" VERBATIM)
+  list(APPEND tito_program_objects ${object})
+  list(APPEND tito_program_entries "\"${program}\": \"${object}\"")
+endforeach()
+add_custom_target(tito_milestone_objects ALL DEPENDS ${tito_program_objects})
+string(JOIN ",\n    " tito_program_json ${tito_program_entries})
+
 file(GENERATE OUTPUT ${PROJECT_BINARY_DIR}/tito/toolchain.json CONTENT "{
   \"cxx\": \"${CMAKE_CXX_COMPILER}\",
   \"cxx_flags\": ${tito_cxx_flags_json},
@@ -89,9 +112,13 @@ file(GENERATE OUTPUT ${PROJECT_BINARY_DIR}/tito/toolchain.json CONTENT "{
     ${tito_solution_json}
   },
   \"catch_main_lib\": \"$<TARGET_FILE:tito_catch_main>\",
+  \"program_objects\": {
+    ${tito_program_json}
+  },
+  \"program_objects_cxx\": \"${CMAKE_CXX_COMPILER}\",
   \"ninja\": \"${TITO_NINJA}\",
   \"sanitized\": ${tito_sanitized}
 }
 ")
 
-add_dependencies(tito ${tito_libraries})
+add_dependencies(tito ${tito_libraries} tito_milestone_objects)

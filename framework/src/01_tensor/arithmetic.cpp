@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "internal.h"
+#include "runtime/fast_kernels.h"
 #include "tinytorch/dispatch.h"
 #include "tinytorch/functions.h"
 #include "tinytorch/kernels.h"
@@ -69,100 +70,13 @@ T multiply(T p, T q) {
   }
 }
 
-using detail::kFastElementwiseMinNumel;
-
-// The common cases of a training step, done without the general loop's per-element index
-// arithmetic and function-pointer call: floating tensors, contiguous, and either the same shape,
-// one side a single element (a scalar), or one side a row broadcast along the other's leading dims
-// (a bias added to a batch), or one column per row (softmax's row sums). The op is a template
-// argument, so the loops vectorise.
-enum class FastLayout { None, SameShape, ScalarRight, ScalarLeft, RowRight, RowLeft, ColumnRight, ColumnLeft };
-
-// True when `row` has the sizes of `full`'s last dim and 1s (or nothing) before it.
-bool is_row_of(const Tensor& row, const Tensor& full) {
-  if (full.dim() < 2 || row.dim() == 0 || row.dim() > full.dim()) return false;
-  if (row.size(-1) != full.size(-1) || row.numel() != full.size(-1)) return false;
-  return true;
-}
-
-// True when `column` has `full`'s sizes except a last dim of 1: one value per row of `full`.
-bool is_column_of(const Tensor& column, const Tensor& full) {
-  if (full.dim() < 1 || column.dim() != full.dim() || column.size(-1) != 1) return false;
-  for (int64_t d = 0; d + 1 < full.dim(); ++d) {
-    if (column.size(d) != full.size(d)) return false;
-  }
-  return true;
-}
-
-FastLayout fast_layout(const Tensor& x, const Tensor& y, const Tensor& out, ScalarType dtype) {
-  if (!isFloatingType(dtype) || out.numel() < kFastElementwiseMinNumel) return FastLayout::None;
-  if (!x.is_contiguous() || !y.is_contiguous()) return FastLayout::None;
-  const bool x_full = x.sizes().equals(out.sizes());
-  const bool y_full = y.sizes().equals(out.sizes());
-  if (x_full && y_full) return FastLayout::SameShape;
-  if (x_full && y.numel() == 1) return FastLayout::ScalarRight;
-  if (y_full && x.numel() == 1) return FastLayout::ScalarLeft;
-  if (x_full && is_row_of(y, out)) return FastLayout::RowRight;
-  if (y_full && is_row_of(x, out)) return FastLayout::RowLeft;
-  if (x_full && is_column_of(y, out)) return FastLayout::ColumnRight;
-  if (y_full && is_column_of(x, out)) return FastLayout::ColumnLeft;
-  return FastLayout::None;
-}
-
-template <typename T, typename Op>
-void contiguous_binary_loop(const Tensor& x, const Tensor& y, const Tensor& out, FastLayout layout, Op op) {
-  const T* a = static_cast<const T*>(x.data_ptr());
-  const T* b = static_cast<const T*>(y.data_ptr());
-  T* c = static_cast<T*>(out.data_ptr());
-  const int64_t n = out.numel();
-  switch (layout) {
-    case FastLayout::SameShape:
-      for (int64_t i = 0; i < n; ++i) c[i] = op(a[i], b[i]);
-      break;
-    case FastLayout::ScalarRight: {
-      const T scalar = *b;
-      for (int64_t i = 0; i < n; ++i) c[i] = op(a[i], scalar);
-      break;
-    }
-    case FastLayout::ScalarLeft: {
-      const T scalar = *a;
-      for (int64_t i = 0; i < n; ++i) c[i] = op(scalar, b[i]);
-      break;
-    }
-    case FastLayout::RowRight:
-    case FastLayout::RowLeft: {
-      const int64_t row = out.size(-1);
-      for (int64_t start = 0; start < n; start += row) {
-        T* c_row = c + start;
-        if (layout == FastLayout::RowRight) {
-          const T* a_row = a + start;
-          for (int64_t j = 0; j < row; ++j) c_row[j] = op(a_row[j], b[j]);
-        } else {
-          const T* b_row = b + start;
-          for (int64_t j = 0; j < row; ++j) c_row[j] = op(a[j], b_row[j]);
-        }
-      }
-      break;
-    }
-    case FastLayout::ColumnRight:
-    case FastLayout::ColumnLeft: {
-      const int64_t row = out.size(-1);
-      for (int64_t r = 0, start = 0; start < n; ++r, start += row) {
-        T* c_row = c + start;
-        if (layout == FastLayout::ColumnRight) {
-          const T* a_row = a + start;
-          const T value = b[r];
-          for (int64_t j = 0; j < row; ++j) c_row[j] = op(a_row[j], value);
-        } else {
-          const T* b_row = b + start;
-          const T value = a[r];
-          for (int64_t j = 0; j < row; ++j) c_row[j] = op(value, b_row[j]);
-        }
-      }
-      break;
-    }
-    case FastLayout::None:
-      break;
+// Module 17's fast paths (runtime/fast_kernels.h) name the four arithmetic ops their own way.
+detail::FastArithmetic fast_op(BinaryOp op) {
+  switch (op) {
+    case BinaryOp::Add: return detail::FastArithmetic::Add;
+    case BinaryOp::Sub: return detail::FastArithmetic::Sub;
+    case BinaryOp::Mul: return detail::FastArithmetic::Mul;
+    default: return detail::FastArithmetic::Div;
   }
 }
 
@@ -171,20 +85,8 @@ Tensor binary_kernel(const Tensor& a, const Tensor& b, ScalarType dtype, BinaryO
   Tensor out = empty(infer_size(a.sizes(), b.sizes()), TensorOptions(dtype));
   const Tensor x = detail::as_dtype(a, dtype);
   const Tensor y = detail::as_dtype(b, dtype);
-  const FastLayout layout = op == BinaryOp::Pow ? FastLayout::None : fast_layout(x, y, out, dtype);
-  if (layout != FastLayout::None) {
-    TT_DISPATCH_FLOATING_TYPES(dtype, "binary_op", [&] {
-      using T = scalar_t;
-      switch (op) {
-        case BinaryOp::Add: return contiguous_binary_loop<T>(x, y, out, layout, [](T p, T q) { return p + q; });
-        case BinaryOp::Sub: return contiguous_binary_loop<T>(x, y, out, layout, [](T p, T q) { return p - q; });
-        case BinaryOp::Mul: return contiguous_binary_loop<T>(x, y, out, layout, [](T p, T q) { return p * q; });
-        case BinaryOp::Div: return contiguous_binary_loop<T>(x, y, out, layout, [](T p, T q) { return p / q; });
-        case BinaryOp::Pow: break;
-      }
-    });
-    return out;
-  }
+  const auto fast = detail::fast_kernels().binary;
+  if (fast != nullptr && op != BinaryOp::Pow && fast(x, y, out, fast_op(op))) return out;
   TT_DISPATCH_ALL_TYPES(dtype, "binary_op", [&] {
     using T = scalar_t;
     T (*fn)(T, T) = nullptr;
@@ -269,80 +171,13 @@ OpAttributes with_alpha(const Scalar& alpha) {
   return attributes;
 }
 
-// Calls visit(offset) with the element offset of every element of `t`, in row-major order of its
-// sizes, walking its strides (the innermost dim in a tight loop).
-template <typename Visit>
-void for_each_offset(const Tensor& t, Visit visit) {
-  const int64_t ndim = t.dim();
-  if (ndim == 0) return visit(int64_t{0});
-  const int64_t inner_size = t.size(-1);
-  const int64_t inner_stride = t.stride(-1);
-  std::vector<int64_t> index(ndim - 1, 0);
-  for (int64_t done = 0, n = t.numel(); done < n; done += inner_size) {
-    int64_t base = 0;
-    for (int64_t d = 0; d < ndim - 1; ++d) base += index[d] * t.stride(d);
-    for (int64_t j = 0; j < inner_size; ++j) visit(base + j * inner_stride);
-    for (int64_t d = ndim - 2; d >= 0; --d) {  // next row, like an odometer
-      if (++index[d] < t.size(d)) break;
-      index[d] = 0;
-    }
-  }
-}
-
-// self = self (op) alpha * other in one pass with no temporary, for a floating contiguous self and
-// an operand of self's sizes and dtype (any strides: a transposed weight gradient) or of one
-// element: every gradient accumulation and optimizer update takes this path. Records the op as
-// `name` when it ran; returns false to leave the op to the general path (broadcasting, dtype
-// changes, partially overlapping operands).
-// Module 01's tests use no in-place arithmetic, so they keep running the learner's loop.
+// self = self (op) alpha * other by module 17's in-place kernel (every gradient accumulation and
+// optimizer update, in builds that have it). Records the op as `name` when it ran; returns false to
+// leave the op to the general path, which runs the learner's loop.
 bool in_place_fast(Tensor& self, const Tensor& other, const Scalar& alpha, BinaryOp op, const char* name,
                    const Tensor& original_self = Tensor()) {
-  const ScalarType type = self.scalar_type();
-  if (!isFloatingType(type) || !self.is_contiguous() || self.numel() == 0) return false;
-  if (result_type(self, other) != type) return false;
-  const bool same_shape = other.sizes().equals(self.sizes()) && other.scalar_type() == type;
-  const bool scalar = other.numel() == 1 && other.dim() <= self.dim();
-  if (!same_shape && !scalar) return false;
-  // An operand that shares storage with self must be self exactly; any other view of it would
-  // read elements this loop has already written.
-  if (other.storage().unsafeGetStorageImpl() == self.storage().unsafeGetStorageImpl() &&
-      !(other.data_ptr() == self.data_ptr() && other.is_contiguous())) {
-    return false;
-  }
-  const Tensor operand = same_shape ? other : detail::as_dtype(other, type);
-  TT_DISPATCH_FLOATING_TYPES(type, "in_place_op", [&] {
-    using T = scalar_t;
-    T* s = static_cast<T*>(self.data_ptr());
-    const T* o = static_cast<const T*>(operand.data_ptr());
-    const int64_t n = self.numel();
-    const T factor = static_cast<T>(alpha.toDouble());
-    const bool unit = alpha.toDouble() == 1.0;
-    const auto run = [&](auto element_op) {
-      if (!same_shape) {
-        const T value = *o;
-        for (int64_t i = 0; i < n; ++i) s[i] = element_op(s[i], value);
-      } else if (operand.is_contiguous()) {
-        for (int64_t i = 0; i < n; ++i) s[i] = element_op(s[i], o[i]);
-      } else {
-        int64_t i = 0;
-        for_each_offset(operand, [&](int64_t offset) {
-          s[i] = element_op(s[i], o[offset]);
-          ++i;
-        });
-      }
-    };
-    switch (op) {
-      case BinaryOp::Add:
-        if (unit) return run([](T p, T q) { return p + q; });
-        return run([factor](T p, T q) { return p + factor * q; });
-      case BinaryOp::Sub:
-        if (unit) return run([](T p, T q) { return p - q; });
-        return run([factor](T p, T q) { return p - factor * q; });
-      case BinaryOp::Mul: return run([](T p, T q) { return p * q; });
-      case BinaryOp::Div: return run([](T p, T q) { return p / q; });
-      case BinaryOp::Pow: break;
-    }
-  });
+  const auto fast = detail::fast_kernels().binary_in_place;
+  if (fast == nullptr || op == BinaryOp::Pow || !fast(self, other, alpha, fast_op(op))) return false;
   record_in_place_op(name, {self, other}, with_alpha(alpha), original_self);
   return true;
 }

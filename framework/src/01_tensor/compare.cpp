@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "internal.h"
+#include "runtime/fast_kernels.h"
 #include "tinytorch/functions.h"
 #include "tinytorch/kernels.h"
 
@@ -13,39 +14,15 @@ namespace {
 
 enum class CompareOp { Eq, Ne, Gt, Lt, Ge, Le };
 
-// Floating, contiguous, same-shaped or against one element, and large (the relu mask of a batch):
-// a plain loop instead of the learner's general one. Module 01's tests stay below the size, so they
-// always run the learner's loop.
-template <typename T, typename Fn>
-void compare_loop(const Tensor& x, const Tensor& y, const Tensor& out, Fn fn) {
-  const T* a = static_cast<const T*>(x.data_ptr());
-  const T* b = static_cast<const T*>(y.data_ptr());
-  bool* c = static_cast<bool*>(out.data_ptr());
-  const int64_t n = out.numel();
-  if (y.numel() == n) {
-    for (int64_t i = 0; i < n; ++i) c[i] = fn(a[i], b[i]);
-  } else {
-    const T value = *b;
-    for (int64_t i = 0; i < n; ++i) c[i] = fn(a[i], value);
+detail::FastComparison fast_op(CompareOp op) {
+  switch (op) {
+    case CompareOp::Eq: return detail::FastComparison::Eq;
+    case CompareOp::Ne: return detail::FastComparison::Ne;
+    case CompareOp::Gt: return detail::FastComparison::Gt;
+    case CompareOp::Lt: return detail::FastComparison::Lt;
+    case CompareOp::Ge: return detail::FastComparison::Ge;
+    default: return detail::FastComparison::Le;
   }
-}
-
-bool compare_fast(const Tensor& x, const Tensor& y, const Tensor& out, CompareOp op) {
-  if (!isFloatingType(x.scalar_type()) || out.numel() < detail::kFastElementwiseMinNumel) return false;
-  if (!x.is_contiguous() || !y.is_contiguous() || !x.sizes().equals(out.sizes())) return false;
-  if (!(y.sizes().equals(out.sizes()) || y.numel() == 1)) return false;
-  TT_DISPATCH_FLOATING_TYPES(x.scalar_type(), "compare", [&] {
-    using T = scalar_t;
-    switch (op) {
-      case CompareOp::Eq: return compare_loop<T>(x, y, out, [](T p, T q) { return p == q; });
-      case CompareOp::Ne: return compare_loop<T>(x, y, out, [](T p, T q) { return p != q; });
-      case CompareOp::Gt: return compare_loop<T>(x, y, out, [](T p, T q) { return p > q; });
-      case CompareOp::Lt: return compare_loop<T>(x, y, out, [](T p, T q) { return p < q; });
-      case CompareOp::Ge: return compare_loop<T>(x, y, out, [](T p, T q) { return p >= q; });
-      case CompareOp::Le: return compare_loop<T>(x, y, out, [](T p, T q) { return p <= q; });
-    }
-  });
-  return true;
 }
 
 Tensor compare(const Tensor& a, const Tensor& b, CompareOp op) {
@@ -53,7 +30,8 @@ Tensor compare(const Tensor& a, const Tensor& b, CompareOp op) {
   Tensor out = empty(infer_size(a.sizes(), b.sizes()), TensorOptions(kBool));
   const Tensor x = detail::as_dtype(a, type);
   const Tensor y = detail::as_dtype(b, type);
-  if (compare_fast(x, y, out, op)) return out;
+  const auto fast = detail::fast_kernels().compare;  // module 17's, in builds that have it
+  if (fast != nullptr && fast(x, y, out, fast_op(op))) return out;
   TT_DISPATCH_ALL_TYPES(type, "compare", [&] {
     using T = scalar_t;
     bool (*fn)(T, T) = nullptr;

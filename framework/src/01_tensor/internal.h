@@ -6,11 +6,6 @@
 namespace tinytorch {
 namespace detail {
 
-// Below this many elements the learner's general loops (elementwise.cpp, reductions.cpp) do every
-// op; above it the given code takes plain loops for the contiguous floating cases of a training
-// step. Module 01's tests stay below it, so they always exercise the learner's code.
-constexpr int64_t kFastElementwiseMinNumel = 256;
-
 // Refuses in-place writes into tensors whose elements share memory (expand()ed views).
 void check_no_internal_overlap(const Tensor& t);
 

@@ -1,7 +1,8 @@
 // Matrix products' public face: dtype checks, the autograd record and bmm's derivative (mm's is
 // module 06's to write: 06_autograd/gradient_rules.cpp). The loops and the shape logic are the
-// learner's (matmul.cpp). matmul is composite: it records nothing itself, the mm/bmm/view ops it is
-// built from do.
+// learner's (matmul.cpp); module 17's GEMM replaces the loops in builds that have it. matmul is
+// composite: it records nothing itself, the mm/bmm/view ops it is built from do.
+#include "runtime/fast_kernels.h"
 #include "tinytorch/dispatch.h"
 #include "tinytorch/kernels.h"
 
@@ -20,14 +21,18 @@ void check_same_dtype(const Tensor& a, const Tensor& b, const char* kernel_name)
 
 Tensor Tensor::mm(const Tensor& mat2) const {
   if (dim() == 2 && mat2.dim() == 2) check_same_dtype(*this, mat2, "addmm_impl_cpu_");
-  Tensor result = native::mm(*this, mat2);
+  const auto fast_mm = detail::fast_kernels().mm;  // module 17's GEMM, in builds that have it
+  Tensor result = fast_mm != nullptr ? fast_mm(*this, mat2) : Tensor();
+  if (!result.defined()) result = native::mm(*this, mat2);
   record_op("mm", {*this, mat2}, {result});
   return result;
 }
 
 Tensor Tensor::bmm(const Tensor& mat2) const {
   if (dim() == 3 && mat2.dim() == 3) check_same_dtype(*this, mat2, "bmm");
-  Tensor result = native::bmm(*this, mat2);
+  const auto fast_bmm = detail::fast_kernels().bmm;
+  Tensor result = fast_bmm != nullptr ? fast_bmm(*this, mat2) : Tensor();
+  if (!result.defined()) result = native::bmm(*this, mat2);
   record_op("bmm", {*this, mat2}, {result});
   return result;
 }

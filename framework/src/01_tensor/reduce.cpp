@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "internal.h"
+#include "runtime/fast_kernels.h"
 #include "tinytorch/dispatch.h"
 #include "tinytorch/kernels.h"
 
@@ -56,55 +57,13 @@ Tensor flat(const Tensor& self) {
   return native::make_view(contiguous, {contiguous.numel()}, {1}, contiguous.storage_offset());
 }
 
-// sum over a leading block of dims (a bias gradient: dim 0 of a batch) or a trailing block (a row
-// sum in softmax's backward) of a large contiguous floating tensor, without the learner's general
-// index arithmetic. Each output adds its inputs in the same order as the general loop, so the
-// results are identical. Returns an undefined tensor to leave other cases to native::sum.
-Tensor sum_fast(const Tensor& self, const std::vector<int64_t>& dims, bool keepdim, ScalarType dtype) {
-  if (!isFloatingType(dtype) || self.scalar_type() != dtype || !self.is_contiguous() || dims.empty() ||
-      self.numel() < detail::kFastElementwiseMinNumel) {
-    return Tensor();
-  }
-  const int64_t ndim = self.dim();
-  const int64_t count = static_cast<int64_t>(dims.size());
-  const bool leading = dims.front() == 0 && dims.back() == count - 1;
-  const bool trailing = dims.back() == ndim - 1 && dims.front() == ndim - count;
-  if (!leading && !trailing) return Tensor();
-  std::vector<int64_t> out_sizes;
-  int64_t reduced = 1;
-  for (int64_t d = 0; d < ndim; ++d) {
-    const bool is_reduced = std::binary_search(dims.begin(), dims.end(), d);
-    if (is_reduced) reduced *= self.size(d);
-    if (!is_reduced) out_sizes.push_back(self.size(d));
-    else if (keepdim) out_sizes.push_back(1);
-  }
-  const int64_t kept = self.numel() / reduced;
-  Tensor out = zeros(out_sizes, TensorOptions(dtype));
-  TT_DISPATCH_FLOATING_TYPES(dtype, "sum", [&] {
-    const scalar_t* in = static_cast<const scalar_t*>(self.data_ptr());
-    scalar_t* acc = static_cast<scalar_t*>(out.data_ptr());
-    if (trailing) {  // kept rows of `reduced` elements each
-      for (int64_t i = 0; i < kept; ++i) {
-        scalar_t total = 0;
-        for (int64_t j = 0; j < reduced; ++j) total += in[i * reduced + j];
-        acc[i] = total;
-      }
-    } else {  // `reduced` rows of `kept` elements, added row by row
-      for (int64_t i = 0; i < reduced; ++i) {
-        const scalar_t* row = in + i * kept;
-        for (int64_t j = 0; j < kept; ++j) acc[j] += row[j];
-      }
-    }
-  });
-  return out;
-}
-
 }  // namespace
 
 Tensor Tensor::sum(IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) const {
   const std::vector<int64_t> dims = reduction_dims(*this, dim);
   const ScalarType out_dtype = sum_dtype(*this, dtype);
-  Tensor result = sum_fast(*this, dims, keepdim, out_dtype);
+  const auto fast_sum = detail::fast_kernels().sum;  // module 17's, in builds that have it
+  Tensor result = fast_sum != nullptr ? fast_sum(*this, dims, keepdim, out_dtype) : Tensor();
   if (!result.defined()) result = native::sum(*this, dims, keepdim, out_dtype);
   record_op("sum.dim_IntList", {*this}, {result}, reduction_attributes(dims, keepdim));
   return result;

@@ -1,22 +1,18 @@
 // Module 09 (Convolutions): torch::conv2d, its kernels and nn::Conv2d.
 //
-// Two kernels compute the same thing. conv2d_reference is the definition, seven loops over
-// (sample, output channel, output row, output column, input channel, kernel row, kernel column).
-// conv2d_im2col is the fast path: unfold the batch into one matrix (im2col) so that the
-// convolution becomes one GEMM, the operation a CPU does best. Its backward is two more GEMMs
-// (grad_weight = grad_out x columns^T, grad_columns = weight^T x grad_out) and a fold (col2im).
-// The batch goes through in chunks of a few images, sized for the cache and the GEMM. Threads
-// come from the GEMM alone (above kGemmParallelThreshold): splitting the chunks between two threads
-// was not reliably faster on the course's shared 2-core machine.
+// conv2d_reference is the definition, seven loops over (sample, output channel, output row, output
+// column, input channel, kernel row, kernel column), and conv2d_backward_reference its gradients by
+// the same loops. Module 17's im2col path (framework/src/kernels/conv2d_im2col.cpp) computes the same
+// faster; it replaces them only in builds that link it (runtime/fast_kernels.h).
 #include <algorithm>
 #include <cmath>
 #include <ostream>
 #include <vector>
 
+#include "09_convolutions/conv2d_kernels.h"
+#include "runtime/fast_kernels.h"
 #include "tinytorch/convolution.h"
 #include "tinytorch/dispatch.h"
-#include "tinytorch/gemm.h"
-#include "tinytorch/im2col.h"
 #include "tinytorch/kernels.h"
 #include "tinytorch/nn/functional/conv.h"
 #include "tinytorch/nn/init.h"
@@ -30,6 +26,10 @@ namespace {
 int64_t conv_output_size(int64_t input, int64_t kernel, int64_t stride, int64_t padding, int64_t dilation) {
   return (input + 2 * padding - dilation * (kernel - 1) - 1) / stride + 1;
 }
+
+int64_t groups_of(const Tensor& input, const Tensor& weight) { return input.size(1) / weight.size(1); }
+
+}  // namespace
 
 // input (N, C, H, W) and weight (O, C / groups, kh, kw): the geometry of one image of one group
 // would use C / groups channels; im2col and col2im run over all C channels at once, because the
@@ -51,10 +51,6 @@ Conv2dGeometry geometry_of(const Tensor& input, const Tensor& weight, const Conv
   g.out_w = conv_output_size(g.width, g.kernel_w, g.stride_w, g.pad_w, g.dilation_w);
   return g;
 }
-
-int64_t groups_of(const Tensor& input, const Tensor& weight) { return input.size(1) / weight.size(1); }
-
-}  // namespace
 
 // The convolution straight from its definition: what module 09's learner will write first.
 Tensor conv2d_reference(const Tensor& input, const Tensor& weight, const Tensor& bias, const Conv2dParams& params) {
@@ -97,163 +93,71 @@ Tensor conv2d_reference(const Tensor& input, const Tensor& weight, const Tensor&
   return output;
 }
 
-// Images per GEMM, within two limits: a chunk's unfolded columns stay within about 256 KiB (still in
-// the L2 cache when the GEMM reads them), and, where one image allows it, each GEMM stays within
-// kSmallGemmMaxMultiplyAdds, the size up to which cpublas::gemm multiplies without packing.
-// Measured on conv_1_8_8x8 (batch 32 of 8x8 digits): one
-// GEMM of 147k multiply-adds, 68 us per step; two of 74k, 46 us. The batch is split evenly.
-int64_t images_per_chunk(int64_t column_rows, int64_t multiply_adds_per_image, int64_t positions,
-                         int64_t element_size, int64_t batch) {
-  constexpr int64_t kChunkBytes = 256 * 1024;
-  const int64_t by_bytes = kChunkBytes / std::max<int64_t>(column_rows * positions * element_size, 1);
-  const int64_t by_gemm = cpublas::kSmallGemmMaxMultiplyAdds / std::max<int64_t>(multiply_adds_per_image, 1);
-  const int64_t most = std::clamp<int64_t>(std::min(by_bytes, by_gemm), 1, std::max<int64_t>(batch, 1));
-  const int64_t chunks = (batch + most - 1) / most;
-  return std::max<int64_t>((batch + chunks - 1) / chunks, 1);
-}
-
-// out (N, O, OH, OW). Nothing extra is saved for backward: it unfolds the input again, which costs
-// less than keeping C kh kw x N OH OW columns alive until the backward pass.
-Tensor conv2d_im2col(const Tensor& input, const Tensor& weight, const Tensor& bias, const Conv2dParams& params) {
-  const Conv2dGeometry g = geometry_of(input, weight, params);
-  const int64_t batch = input.size(0);
-  const int64_t out_channels = weight.size(0);
-  const int64_t groups = groups_of(input, weight);
-  const int64_t group_out = out_channels / groups;
-  const int64_t K = weight.numel() / out_channels;  // rows of one group's columns: C / groups kh kw
-  const int64_t positions = g.out_h * g.out_w;      // P = OH OW
-  const int64_t image_size = g.channels * g.height * g.width;
-  Tensor output = empty({batch, out_channels, g.out_h, g.out_w}, input.options());
-  if (output.numel() == 0) return output;
-  TT_DISPATCH_FLOATING_TYPES(input.scalar_type(), "conv2d", [&] {
-    const int64_t chunk = images_per_chunk(groups * K, group_out * K * positions, positions, sizeof(scalar_t), batch);
-    const scalar_t* x = input.data_ptr<scalar_t>();
-    const scalar_t* w = weight.data_ptr<scalar_t>();
-    const scalar_t* b = bias.defined() ? bias.data_ptr<scalar_t>() : nullptr;
-    scalar_t* out = output.data_ptr<scalar_t>();
-    Tensor columns = empty({groups * K, chunk * positions}, input.options());
-    Tensor product = chunk > 1 ? empty({out_channels, chunk * positions}, input.options()) : Tensor();
-    scalar_t* cols = columns.data_ptr<scalar_t>();
-    for (int64_t first = 0; first < batch; first += chunk) {
-      const int64_t images = std::min(chunk, batch - first);
-      const int64_t L = images * positions;  // columns of this chunk: image n's start at n P
-      for (int64_t n = 0; n < images; ++n) im2col(x + (first + n) * image_size, g, cols + n * positions, L);
-      // One image: (O, P) is already the output's layout, so the GEMM writes the output directly.
-      scalar_t* prod = images == 1 ? out + first * out_channels * positions : product.data_ptr<scalar_t>();
-      for (int64_t group = 0; group < groups; ++group) {
-        // product rows of this group (group_out, L) = weight rows (group_out, K) x columns rows (K, L)
-        cpublas::gemm(group_out, L, K, w + group * group_out * K, K, 1, cols + group * K * L, L, 1,
-                      prod + group * group_out * L, L);
-      }
-      // (O, images P) -> (images, O, P), adding the bias on the way.
-      for (int64_t n = 0; n < images; ++n) {
-        for (int64_t o = 0; o < out_channels; ++o) {
-          const scalar_t* src = prod + o * L + n * positions;
-          scalar_t* dst = out + ((first + n) * out_channels + o) * positions;
-          const scalar_t shift = b != nullptr ? b[o] : scalar_t(0);
-          for (int64_t p = 0; p < positions; ++p) dst[p] = src[p] + shift;
-        }
-      }
-    }
-  });
-  return output;
-}
-
-std::tuple<Tensor, Tensor, Tensor> conv2d_backward(const Tensor& grad_output, const Tensor& input_,
-                                                   const Tensor& weight_, const Conv2dParams& params,
-                                                   const std::array<bool, 3>& output_mask) {
+// Gradients by the forward's loops: each product input[..] * weight[..] that made out[n][o][y][x]
+// sends grad_out[n][o][y][x] times the other factor back to it.
+std::tuple<Tensor, Tensor, Tensor> conv2d_backward_reference(const Tensor& grad_output, const Tensor& input_,
+                                                             const Tensor& weight_, const Conv2dParams& params,
+                                                             const std::array<bool, 3>& output_mask) {
   const Tensor input = input_.contiguous();
   const Tensor weight = weight_.contiguous();
   const Conv2dGeometry g = geometry_of(input, weight, params);
   const int64_t batch = input.size(0);
   const int64_t out_channels = weight.size(0);
   const int64_t groups = groups_of(input, weight);
+  const int64_t group_in = g.channels / groups;
   const int64_t group_out = out_channels / groups;
-  const int64_t K = weight.numel() / out_channels;
-  const int64_t positions = g.out_h * g.out_w;
-  const int64_t image_size = g.channels * g.height * g.width;
   Tensor grad_input, grad_weight, grad_bias;
   if (output_mask[0]) grad_input = zeros(input.sizes(), input.options());
   if (output_mask[1]) grad_weight = zeros(weight.sizes(), weight.options());
   if (output_mask[2]) grad_bias = zeros({out_channels}, weight.options());
-  if (batch * positions == 0 || K == 0) return {grad_input, grad_weight, grad_bias};
   TT_DISPATCH_FLOATING_TYPES(input.scalar_type(), "conv2d_backward", [&] {
-    const int64_t chunk = images_per_chunk(groups * K, group_out * K * positions, positions, sizeof(scalar_t), batch);
     const scalar_t* x = input.data_ptr<scalar_t>();
     const scalar_t* w = weight.data_ptr<scalar_t>();
-    // grad_output is read through its strides: the gradient of out.sum() is one number expanded
-    // (every stride 0), not worth materialising.
     const scalar_t* gy = grad_output.data_ptr<scalar_t>();
-    const int64_t sn = grad_output.stride(0), so = grad_output.stride(1);
-    const int64_t sy = grad_output.stride(2), sx = grad_output.stride(3);
-    Tensor columns = empty({groups * K, chunk * positions}, input.options());
-    Tensor grad_matrix = empty({out_channels, chunk * positions}, input.options());
-    // One chunk's weight gradient, added to the total (the GEMM overwrites its output).
-    Tensor chunk_grad_weight = output_mask[1] ? empty({out_channels * K}, weight.options()) : Tensor();
-    scalar_t* cols = columns.data_ptr<scalar_t>();
-    scalar_t* gm = grad_matrix.data_ptr<scalar_t>();
-    for (int64_t first = 0; first < batch; first += chunk) {
-      const int64_t images = std::min(chunk, batch - first);
-      const int64_t L = images * positions;
-      // This chunk of grad_output as the (O, images P) matrix the forward GEMM produced.
+    scalar_t* gx = output_mask[0] ? grad_input.data_ptr<scalar_t>() : nullptr;
+    scalar_t* gw = output_mask[1] ? grad_weight.data_ptr<scalar_t>() : nullptr;
+    scalar_t* gb = output_mask[2] ? grad_bias.data_ptr<scalar_t>() : nullptr;
+    for (int64_t n = 0; n < batch; ++n) {
       for (int64_t o = 0; o < out_channels; ++o) {
-        for (int64_t n = 0; n < images; ++n) {
-          const scalar_t* src = gy + (first + n) * sn + o * so;
-          scalar_t* dst = gm + o * L + n * positions;
-          if (sy == g.out_w && sx == 1) {  // a contiguous (OH, OW) plane: one vectorised copy
-            for (int64_t p = 0; p < positions; ++p) dst[p] = src[p];
-          } else if (sy == 0 && sx == 0) {  // one value broadcast over the plane
-            const scalar_t value = src[0];
-            for (int64_t p = 0; p < positions; ++p) dst[p] = value;
-          } else {
-            for (int64_t y = 0; y < g.out_h; ++y, dst += g.out_w) {
-              for (int64_t x_out = 0; x_out < g.out_w; ++x_out) dst[x_out] = src[y * sy + x_out * sx];
+        const int64_t first_channel = (o / group_out) * group_in;
+        for (int64_t y = 0; y < g.out_h; ++y) {
+          for (int64_t x_out = 0; x_out < g.out_w; ++x_out) {
+            const scalar_t grad = gy[n * grad_output.stride(0) + o * grad_output.stride(1) +
+                                     y * grad_output.stride(2) + x_out * grad_output.stride(3)];
+            if (gb != nullptr) gb[o] += grad;
+            for (int64_t c = 0; c < group_in; ++c) {
+              for (int64_t i = 0; i < g.kernel_h; ++i) {
+                const int64_t in_y = y * g.stride_h + i * g.dilation_h - g.pad_h;
+                if (in_y < 0 || in_y >= g.height) continue;
+                for (int64_t j = 0; j < g.kernel_w; ++j) {
+                  const int64_t in_x = x_out * g.stride_w + j * g.dilation_w - g.pad_w;
+                  if (in_x < 0 || in_x >= g.width) continue;
+                  const int64_t pixel = ((n * g.channels + first_channel + c) * g.height + in_y) * g.width + in_x;
+                  const int64_t tap = ((o * group_in + c) * g.kernel_h + i) * g.kernel_w + j;
+                  if (gx != nullptr) gx[pixel] += grad * w[tap];
+                  if (gw != nullptr) gw[tap] += grad * x[pixel];
+                }
+              }
             }
           }
         }
       }
-      // grad_bias[o] += row o of the grad matrix summed (over the chunk's samples and positions).
-      if (output_mask[2]) {
-        scalar_t* gb = grad_bias.data_ptr<scalar_t>();
-        for (int64_t o = 0; o < out_channels; ++o) {
-          // Eight running sums, not one: independent additions the compiler can vectorise.
-          constexpr int64_t kLanes = 8;
-          scalar_t lanes[kLanes] = {};
-          const scalar_t* row = gm + o * L;
-          int64_t l = 0;
-          for (; l + kLanes <= L; l += kLanes) {
-            for (int64_t lane = 0; lane < kLanes; ++lane) lanes[lane] += row[l + lane];
-          }
-          scalar_t sum = 0;
-          for (; l < L; ++l) sum += row[l];
-          for (int64_t lane = 0; lane < kLanes; ++lane) sum += lanes[lane];
-          gb[o] += sum;
-        }
-      }
-      if (output_mask[1]) {
-        // grad_weight (group_out, K) += grad_matrix (group_out, L) x columns^T (L, K), per group.
-        for (int64_t n = 0; n < images; ++n) im2col(x + (first + n) * image_size, g, cols + n * positions, L);
-        scalar_t* gw = chunk_grad_weight.data_ptr<scalar_t>();
-        for (int64_t group = 0; group < groups; ++group) {
-          cpublas::gemm(group_out, K, L, gm + group * group_out * L, L, 1, cols + group * K * L, 1, L,
-                        gw + group * group_out * K, K);
-        }
-        scalar_t* total = grad_weight.data_ptr<scalar_t>();
-        for (int64_t i = 0; i < out_channels * K; ++i) total[i] += gw[i];
-      }
-      if (output_mask[0]) {
-        // grad_columns (K, L) = weight^T (K, group_out) x grad_matrix (group_out, L), per group, into
-        // the columns buffer; then fold every column back onto the pixel it came from.
-        for (int64_t group = 0; group < groups; ++group) {
-          cpublas::gemm(K, L, group_out, w + group * group_out * K, 1, K, gm + group * group_out * L, L, 1,
-                        cols + group * K * L, L);
-        }
-        scalar_t* gx = grad_input.data_ptr<scalar_t>();
-        for (int64_t n = 0; n < images; ++n) col2im(cols + n * positions, L, g, gx + (first + n) * image_size);
-      }
     }
   });
   return {grad_input, grad_weight, grad_bias};
+}
+
+Tensor conv2d_forward(const Tensor& input, const Tensor& weight, const Tensor& bias, const Conv2dParams& params) {
+  if (const auto fast = detail::fast_kernels().conv2d) return fast(input, weight, bias, params);
+  return conv2d_reference(input, weight, bias, params);
+}
+
+std::tuple<Tensor, Tensor, Tensor> conv2d_backward(const Tensor& grad_output, const Tensor& input,
+                                                   const Tensor& weight, const Conv2dParams& params,
+                                                   const std::array<bool, 3>& output_mask) {
+  if (const auto fast = detail::fast_kernels().conv2d_backward)
+    return fast(grad_output, input, weight, params, output_mask);
+  return conv2d_backward_reference(grad_output, input, weight, params, output_mask);
 }
 
 }  // namespace native
@@ -322,7 +226,7 @@ void check_conv2d_shapes(const Tensor& input, const Tensor& weight, const Tensor
 Tensor convolution(const Tensor& input, const Tensor& weight, const Tensor& bias, const native::Conv2dParams& p,
                    int64_t groups) {
   check_conv2d_shapes(input, weight, bias, p, groups);
-  Tensor result = native::conv2d_im2col(input.contiguous(), weight.contiguous(),
+  Tensor result = native::conv2d_forward(input.contiguous(), weight.contiguous(),
                                         bias.defined() ? bias.contiguous() : bias, p);
   // For ConvolutionBackward0 (below): sizes = {stride, padding, dilation}, dim = groups.
   const int64_t geometry[6] = {p.stride[0], p.stride[1], p.padding[0], p.padding[1], p.dilation[0], p.dilation[1]};

@@ -20,7 +20,7 @@
 #include <new>
 
 #include "tinytorch/errors.h"
-#include "tinytorch/gemm.h"
+#include "kernels/gemm.h"
 #include "tinytorch/parallel.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))

@@ -1,7 +1,7 @@
 // im2col / col2im (see tinytorch/im2col.h). Per kernel tap (c, i, j) and output row y, the input
 // row is fixed and the output columns x that land inside the image form one interval: the loops
 // copy that interval and write zeros around it, with no bounds test per element.
-#include "tinytorch/im2col.h"
+#include "kernels/im2col.h"
 
 #include <algorithm>
 

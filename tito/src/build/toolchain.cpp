@@ -50,6 +50,9 @@ Toolchain load_toolchain(const fs::path& build_dir) {
       toolchain.solution_libs[module] = lib.get<std::string>();
     toolchain.catch_main_lib = json.at("catch_main_lib").get<std::string>();
     toolchain.ninja = json.at("ninja").get<std::string>();
+    for (const auto& [source, object] : json.value("program_objects", nlohmann::json::object()).items())
+      toolchain.program_objects[fs::weakly_canonical(source)] = object.get<std::string>();
+    toolchain.program_objects_cxx = json.value("program_objects_cxx", "");
     toolchain.sanitized = json.at("sanitized").get<bool>();
   } catch (const nlohmann::json::exception& error) {
     throw std::runtime_error("tito's toolchain file " + file.string() + " is unreadable (" + error.what() + "); " +

@@ -118,6 +118,10 @@ int run_release(const GlobalOptions& options, const ReleaseArgs& args) {
   std::cout << fmt::format("\nWrote {} files to {}: {} learner files hold starters ({} solution regions stripped).\n",
                            result.files_written, fs::absolute(args.out_dir).string(), result.starters_written,
                            result.regions_stripped);
+  if (!result.withheld.empty())
+    std::cout << fmt::format("Withheld {} instructor-only file{} (curriculum.json \"instructor_only\": reference code "
+                             "learners write in later modules).\n",
+                             result.withheld.size(), result.withheld.size() == 1 ? "" : "s");
   for (const auto& marker : result.leftover_markers) std::cout << out.fail_mark() << " solution marker left at " << marker << "\n";
   for (const auto& leak : result.leaks) std::cout << out.fail_mark() << " solution text left at " << leak << "\n";
   if (!result.build_log.empty()) std::cout << out.fail_mark() << " " << result.build_log << "\n";
@@ -126,7 +130,7 @@ int run_release(const GlobalOptions& options, const ReleaseArgs& args) {
                      "fix the cause, delete " + args.out_dir + " and run tito instructor release again");
     return kExitFailure;
   }
-  std::cout << out.ok_mark() << " no solution text found in the release"
+  std::cout << out.ok_mark() << " no solution or instructor-only text found in the release"
             << (result.compiled ? "; every learner file compiles against the released headers" : "") << "\n";
   return kExitOk;
 }

@@ -154,6 +154,8 @@ void print_parts(const Milestone& milestone, const MilestoneRecord* record) {
     if (result->passed) {
       std::cout << ": " << out.green("passed") << fmt::format(" with {} = {} ({:.1f} s, {})\n", part.gate.metric,
                                                                format_value(result->value), result->seconds, result->at);
+      if (!result->reference_modules.empty())
+        std::cout << "     " << out.yellow(code_summary(result->learner_modules, result->reference_modules)) << "\n";
     } else {
       std::cout << ": " << out.red("failed") << fmt::format(" on {} - {}", result->at, result->message);
       if (result->passed_at) std::cout << fmt::format(" (it passed earlier, on {})", *result->passed_at);

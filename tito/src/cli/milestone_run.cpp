@@ -15,6 +15,7 @@
 #include "cli/commands.h"
 #include "cli/report_printer.h"
 #include "core/errors.h"
+#include "core/learner_files.h"
 #include "core/milestone.h"
 #include "core/milestone_record.h"
 #include "core/terminal.h"
@@ -57,6 +58,57 @@ std::map<std::string, fs::path> learner_dirs_for(const Session& session, bool re
   return dirs;
 }
 
+// Whose code a milestone build runs, module by module, and why each reference module is one.
+struct CodeInBuild {
+  std::vector<std::string> learner;              // the learner's own files
+  std::vector<std::string> reference;            // every module that runs the reference solution
+  std::vector<std::string> reference_copies;     // ... because the learner's files are its copy (--reference)
+  std::vector<std::string> not_completed;        // ... because the learner has not completed it
+};
+
+// The build links the learner's files for `dirs` and the reference library for every other module up
+// to the last of them (plan_program_build); with no dirs (--reference), the reference for everything.
+CodeInBuild code_in_build(const Session& session, const std::map<std::string, fs::path>& dirs) {
+  CodeInBuild code;
+  const std::string last = dirs.empty() ? "" : dirs.rbegin()->first;
+  for (const auto& module : session.curriculum.modules()) {
+    if (module.learner_files.empty() || (!last.empty() && module.number > last)) continue;
+    if (!dirs.count(module.number)) {
+      code.reference.push_back(module.number);
+      if (!last.empty()) code.not_completed.push_back(module.number);
+    } else if (origin_of_files(session.installation, module, fingerprint_learner_files(session.ws(), module)) ==
+               "reference") {
+      code.reference.push_back(module.number);
+      code.reference_copies.push_back(module.number);
+    } else {
+      code.learner.push_back(module.number);
+    }
+  }
+  return code;
+}
+
+void print_code_header(const CodeInBuild& code) {
+  const Terminal& out = terminal();
+  if (code.reference.empty()) {
+    std::cout << out.dim(fmt::format("Built on your code for module{} {}.", code.learner.size() == 1 ? "" : "s",
+                                     fmt::join(code.learner, ", ")))
+              << "\n";
+    return;
+  }
+  std::cout << "Your code:          "
+            << (code.learner.empty() ? std::string("none") : fmt::format("modules {}", fmt::join(code.learner, ", ")))
+            << "\n";
+  std::cout << "Reference solution: " << out.yellow(fmt::format("modules {}", fmt::join(code.reference, ", ")));
+  std::vector<std::string> why;
+  if (!code.reference_copies.empty())
+    why.push_back(fmt::format("{}: your files are the copy `tito module start NN --reference` wrote",
+                              fmt::join(code.reference_copies, ", ")));
+  if (!code.not_completed.empty())
+    why.push_back(fmt::format("{}: not completed by you", fmt::join(code.not_completed, ", ")));
+  if (!why.empty()) std::cout << out.dim(fmt::format(" ({})", fmt::join(why, "; ")));
+  std::cout << "\n";
+}
+
 void print_build_failure(const ProgramOutcome& outcome, const Session& session) {
   const Terminal& out = terminal();
   std::cout << out.fail_mark() << " " << out.red("The milestone program did not compile against your code.")
@@ -84,7 +136,7 @@ struct PartRun {
 };
 
 PartRun run_part(const Session& session, const Toolchain& toolchain, const Milestone& milestone, const MilestonePart& part,
-                 const RunOptions& options) {
+                 const RunOptions& options, const CodeInBuild& code) {
   const Terminal& out = terminal();
   const fs::path output_dir = session.ws().root() / "milestones" / milestone.output_folder();
   fs::create_directories(output_dir);
@@ -93,6 +145,7 @@ PartRun run_part(const Session& session, const Toolchain& toolchain, const Miles
   for (const auto& program : part.programs) request.sources.push_back(milestone.dir / program);
   request.learner_dirs = learner_dirs_for(session, options.reference);
   request.build_dir = session.ws().tito_dir() / "build" / ("milestone-" + milestone.id);
+  request.learner_objects_dir = session.ws().learner_objects_dir();
   request.binary_name = "part-" + std::to_string(part.number);
   request.label_prefix = "milestone " + milestone.id + "/";
   request.env = {{"TITO_OUTPUT_DIR", output_dir.string()},
@@ -149,6 +202,8 @@ PartRun run_part(const Session& session, const Toolchain& toolchain, const Miles
   run.record.gate = part.gate.describe();
   run.record.seconds = outcome.build_seconds + outcome.run_seconds;
   run.record.message = verdict.message;
+  run.record.learner_modules = code.learner;
+  run.record.reference_modules = code.reference;
   spdlog::info("milestone {} part {}: {} {}", milestone.id, part.number,
                verdict.passed ? "passed" : verdict.skipped ? "skipped" : "failed", verdict.message);
 
@@ -196,17 +251,16 @@ int run_milestone(const GlobalOptions& global, const RunOptions& options) {
 
   std::cout << out.bold(fmt::format("Milestone {}", milestone.label())) << (milestone.summary.empty() ? "" : " - " + milestone.summary)
             << "\n";
+  const CodeInBuild code = code_in_build(session, learner_dirs_for(session, options.reference));
   if (options.reference)
     std::cout << out.yellow("Reference mode: built on the reference solutions, not your code; nothing is recorded.") << "\n";
   else
-    std::cout << out.dim(fmt::format("Built on your code for module{} {}.", milestone.required_modules.size() == 1 ? "" : "s",
-                                     fmt::join(milestone.required_modules, ", ")))
-              << "\n";
+    print_code_header(code);
 
   bool all_passed = true;
   bool newly_achieved = false;
   for (const MilestonePart* part : parts) {
-    PartRun run = run_part(session, toolchain, milestone, *part, options);
+    PartRun run = run_part(session, toolchain, milestone, *part, options, code);
     if (run.interrupted) {
       std::cout << "\nInterrupted: part " << part->number << " was not recorded.\n";
       return kExitInterrupted;
@@ -223,7 +277,7 @@ int run_milestone(const GlobalOptions& global, const RunOptions& options) {
   }
   if (newly_achieved) {
     std::cout << out.ok_mark() << " " << out.green(fmt::format("Milestone {} achieved", milestone.label()))
-              << " - on code you wrote yourself. Recorded in " << store.path().string() << "\n";
+              << " - " << code_summary(code.learner, code.reference) << ". Recorded in " << store.path().string() << "\n";
   } else if (is_achieved(milestone, store.find(milestone.id))) {
     std::cout << fmt::format("Milestone {} stays achieved (results recorded).\n", milestone.label());
   } else {

@@ -9,6 +9,7 @@
 #include "core/clock.h"
 #include "core/errors.h"
 #include "core/files.h"
+#include "core/learner_files.h"
 #include "core/learning_path.h"
 #include "core/markdown.h"
 #include "core/readable_files.h"
@@ -136,7 +137,8 @@ int run_status(const GlobalOptions& options, bool as_json) {
                          {"started_at", entry.started_at ? json(*entry.started_at) : json(nullptr)},
                          {"completed_at", entry.completed_at ? json(*entry.completed_at) : json(nullptr)},
                          {"score", entry.score ? json(*entry.score) : json(nullptr)},
-                         {"points", entry.points ? json(*entry.points) : json(nullptr)}});
+                         {"points", entry.points ? json(*entry.points) : json(nullptr)},
+                         {"origin", entry.completed() ? json(module_origin(session.installation, module, entry)) : json(nullptr)}});
     }
     json document = {{"workspace", session.ws().root().string()},
                      {"completed", done},
@@ -151,6 +153,7 @@ int run_status(const GlobalOptions& options, bool as_json) {
   std::cout << out.bold("Your progress") << "  " << progress_bar(done, total)
             << fmt::format("  {}/{} modules completed\n\n", done, total);
   std::cout << out.bold(fmt::format("{:<3} {:<15} {:<18} {:<9} {}", "##", "Module", "State", "Score", "Completed")) << "\n";
+  int on_reference = 0;
   for (const auto& module : session.curriculum.modules()) {
     const ModuleState state = state_of(module, progress);
     auto found = progress.modules.find(module.number);
@@ -158,6 +161,10 @@ int run_status(const GlobalOptions& options, bool as_json) {
     if (found != progress.modules.end() && found->second.completed()) {
       score = fmt::format("{}/{}", found->second.score.value_or(0), found->second.points.value_or(0));
       completed = found->second.completed_at->substr(0, 10);
+      if (module_origin(session.installation, module, found->second) == "reference") {
+        completed += " on the reference solution, not your code";
+        ++on_reference;
+      }
     }
     std::cout << fmt::format("{:<3} {:<15} ", module.number, module.title)
               << pad_coloured(state_label(state), to_string(state), 18) << " " << pad(score, 9) << " " << completed << "\n";
@@ -165,6 +172,10 @@ int run_status(const GlobalOptions& options, bool as_json) {
   std::string last_module;
   const std::string last = latest_activity(progress, &last_module);
   std::cout << "\n";
+  if (on_reference > 0)
+    std::cout << fmt::format("{} of the {} completed module{} ran the reference solution (tito module start NN --reference); "
+                             "tito module reset NN brings back the starter to write it yourself.\n",
+                             on_reference, done, done == 1 ? "" : "s");
   if (!last.empty()) {
     const ModuleInfo* module = session.curriculum.find(last_module);
     auto when = parse_iso8601(last);

@@ -110,6 +110,7 @@ TestRun run_tests(const Session& session, const ModuleInfo& module, const TestOp
   request.test_sources = module.tests;
   request.hints = session.curriculum.load_hints(module);
   request.build_dir = session.ws().build_dir(module.number);
+  request.learner_objects_dir = session.ws().learner_objects_dir();
   request.time_limit_s = module.time_limit_s;
   request.memory_limit_mb = module.memory_limit_mb;
   request.filter = options.filter;
@@ -205,11 +206,19 @@ int run_complete(const GlobalOptions& options, const std::string& requested) {
     return 1;
   }
   const std::string fingerprint = fingerprint_learner_files(session.ws(), module);
-  session.progress->record_completed(module.number, run.report.points_earned(), run.report.points_possible(), fingerprint);
-  spdlog::info("completed module {} ({})", module.number, fingerprint);
+  const std::string origin = origin_of_files(session.installation, module, fingerprint);
+  session.progress->record_completed(module.number, run.report.points_earned(), run.report.points_possible(), fingerprint,
+                                     origin);
+  spdlog::info("completed module {} ({}, {})", module.number, fingerprint, origin);
   std::cout << "\n" << out.ok_mark() << " " << out.green(fmt::format("Module {} ({}) completed", module.number, module.title))
-            << fmt::format(" - {}/{} points. You built it yourself.\n", run.report.points_earned(),
-                           run.report.points_possible());
+            << fmt::format(" - {}/{} points", run.report.points_earned(), run.report.points_possible());
+  if (origin == "reference") {
+    std::cout << " on the reference solution (your files are the copy `tito module start " << module.number
+              << " --reference` wrote).\nIt is recorded as completed on the reference, not as your own work; to earn it "
+              << "yourself: " << out.command("tito module reset " + module.number) << "\n";
+  } else {
+    std::cout << ". You built it yourself.\n";
+  }
   std::cout << fmt::format("Progress: {}/{} modules completed\n\n", session.state().completed_count(),
                            session.curriculum.modules().size());
   announce_what_is_next(session, module);

@@ -124,6 +124,7 @@ struct ClassContext {
   std::map<std::string, std::vector<CaseResult>> declared;           // module -> the instructor's cases
   std::map<std::string, std::vector<fs::path>> test_objects;         // module -> shared objects
   std::map<std::string, std::vector<GeneratedFile>> starters;        // module -> starter files
+  std::map<std::string, std::vector<GeneratedFile>> references;      // module -> reference solution files
   std::map<std::string, std::string> instructor_copies;              // file name -> content (tests, metadata)
   std::string toolchain_identity;
   bool writes_confined = false;
@@ -218,7 +219,8 @@ void prepare_learner_files(const ClassContext& context, LearnerWork& work) {
     const fs::path learner_dir = work.workspace / "modules" / module->folder();
     const auto& starters = context.starters.at(module->number);
     std::vector<std::string> filled;
-    bool all_starter = true;
+    bool all_starter = true, all_reference = true;
+    const auto& references = context.references.at(module->number);
     Sha256 hash;
     for (const auto& starter : starters) {
       std::string problem;
@@ -228,7 +230,12 @@ void prepare_learner_files(const ClassContext& context, LearnerWork& work) {
       if (content) {
         prepared.submitted = true;
         if (*content != starter.content) all_starter = false;
-      } else {
+      }
+      const bool is_reference = std::any_of(references.begin(), references.end(), [&](const GeneratedFile& reference) {
+        return reference.name == starter.name && content && *content == reference.content;
+      });
+      if (!is_reference) all_reference = false;
+      if (!content) {
         filled.push_back(starter.name);
       }
       const std::string& text = content ? *content : starter.content;
@@ -237,6 +244,10 @@ void prepare_learner_files(const ClassContext& context, LearnerWork& work) {
       hash.update(text);
     }
     prepared.unchanged_starter = prepared.submitted && all_starter;
+    if (prepared.submitted && all_reference)
+      work.grade.flags.push_back(fmt::format("module {}: the files are the reference solution unchanged (as `tito module "
+                                             "start {} --reference` writes them), not the learner's own code",
+                                             module->number, module->number));
     prepared.content_hash = hash.hex_digest();
     if (prepared.submitted && !filled.empty())
       work.grade.flags.push_back(fmt::format("module {}: {} missing; the starter stood in", module->number, fmt::join(filled, ", ")));
@@ -454,6 +465,7 @@ void prepare_class(ClassContext& context) {
     if (module.available() && !module.learner_files.empty()) context.with_learner_files.push_back(&module);
   for (const ModuleInfo* module : context.with_learner_files) {
     context.starters[module->number] = generate_module_files(context.installation, *module, FileFlavour::Starter);
+    context.references[module->number] = generate_module_files(context.installation, *module, FileFlavour::Reference);
   }
   for (const ModuleInfo* module : context.graded) {
     context.declared[module->number] = cases_declared_in(module->tests);
@@ -550,7 +562,7 @@ GradingRun grade_submissions(const Installation& installation, const Curriculum&
                              const std::vector<Submission>& submissions, const GradingOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   ClassContext context{installation, curriculum, toolchain, options, modules_to_grade(curriculum, options.modules), {}, {}, {},
-                       {}, {}, {}, false, {0}, {0}};
+                       {}, {}, {}, {}, false, {0}, {0}};
   fs::create_directories(options.out_dir);
   prepare_class(context);
 

@@ -88,15 +88,49 @@ std::optional<fs::path> back_up_module(const Workspace& workspace, const ModuleI
   return target;
 }
 
+namespace {
+
+// Name and size prefix keep file boundaries unambiguous.
+void hash_file(Sha256& hash, const std::string& name, const std::string& content) {
+  hash.update(fmt::format("{}\n{}\n", name, content.size()));
+  hash.update(content);
+}
+
+}  // namespace
+
 std::string fingerprint_learner_files(const Workspace& workspace, const ModuleInfo& module) {
   Sha256 hash;
-  for (const auto& path : learner_file_paths(workspace, module)) {
-    // Name and size prefix keep file boundaries unambiguous.
-    std::string content = fs::is_regular_file(path) ? read_file(path) : std::string();
-    hash.update(fmt::format("{}\n{}\n", path.filename().string(), content.size()));
-    hash.update(content);
-  }
+  for (const auto& path : learner_file_paths(workspace, module))
+    hash_file(hash, path.filename().string(), fs::is_regular_file(path) ? read_file(path) : std::string());
   return hash.hex_digest();
+}
+
+std::string reference_fingerprint(const Installation& installation, const ModuleInfo& module) {
+  Sha256 hash;
+  for (const auto& file : generate_module_files(installation, module, FileFlavour::Reference))
+    hash_file(hash, file.name, file.content);
+  return hash.hex_digest();
+}
+
+std::string origin_of_files(const Installation& installation, const ModuleInfo& module, const std::string& fingerprint) {
+  // The reference as `module start --reference` writes it, or its source files copied as they are.
+  Sha256 raw_copy;
+  for (const auto& relative : module.learner_files) {
+    const fs::path source = installation.source_dir / relative;
+    hash_file(raw_copy, source.filename().string(), fs::is_regular_file(source) ? read_file(source) : std::string());
+  }
+  if (fingerprint == raw_copy.hex_digest()) return "reference";
+  try {
+    return fingerprint == reference_fingerprint(installation, module) ? "reference" : "learner";
+  } catch (const UserError&) {  // the reference cannot be generated (broken markers): it cannot be a copy of it
+    return "learner";
+  }
+}
+
+std::string module_origin(const Installation& installation, const ModuleInfo& module, const ModuleProgress& progress) {
+  if (progress.origin) return *progress.origin;
+  if (!progress.fingerprint) return "learner";
+  return origin_of_files(installation, module, *progress.fingerprint);
 }
 
 std::vector<StubLocation> stub_locations(const Installation& installation, const ModuleInfo& module) {

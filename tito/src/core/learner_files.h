@@ -8,6 +8,7 @@
 
 #include "core/curriculum.h"
 #include "core/installation.h"
+#include "core/progress_store.h"
 #include "core/starter_generator.h"
 #include "core/workspace.h"
 
@@ -36,6 +37,13 @@ std::optional<std::filesystem::path> back_up_module(const Workspace& workspace, 
 
 // sha256 over the learner files' names and contents, in learner_files order.
 std::string fingerprint_learner_files(const Workspace& workspace, const ModuleInfo& module);
+// The same over the reference solution's files, as `tito module start NN --reference` writes them.
+std::string reference_fingerprint(const Installation& installation, const ModuleInfo& module);
+// "reference" when `fingerprint` is the reference solution's, else "learner".
+std::string origin_of_files(const Installation& installation, const ModuleInfo& module, const std::string& fingerprint);
+// Whose code a completed module is: the recorded origin, or, for records older than progress format 2,
+// told from the recorded fingerprint.
+std::string module_origin(const Installation& installation, const ModuleInfo& module, const ModuleProgress& progress);
 
 // Where each stubbed function lives: (name, file name, lesson), from the reference markers.
 struct StubLocation {

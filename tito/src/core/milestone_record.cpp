@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
 #include "core/clock.h"
@@ -23,6 +24,7 @@ json part_to_json(const PartRecord& part) {
                 {"at", part.at},
                 {"message", part.message}};
   entry["passed_at"] = part.passed_at ? json(*part.passed_at) : json(nullptr);
+  entry["code"] = {{"learner", part.learner_modules}, {"reference", part.reference_modules}};
   return entry;
 }
 
@@ -41,6 +43,10 @@ PartRecord part_from_json(const json& entry, const std::string& where) {
   part.at = entry.at("at").get<std::string>();
   if (entry.contains("passed_at") && !entry["passed_at"].is_null()) part.passed_at = entry["passed_at"].get<std::string>();
   part.message = entry.value("message", "");
+  if (entry.contains("code")) {  // absent in records written before it was kept
+    part.learner_modules = entry["code"].value("learner", std::vector<std::string>{});
+    part.reference_modules = entry["code"].value("reference", std::vector<std::string>{});
+  }
   return part;
 }
 
@@ -85,6 +91,15 @@ bool is_achieved(const Milestone& milestone, const MilestoneRecord* record) {
     if (found == record->parts.end() || !found->second.passed_at) return false;
   }
   return true;
+}
+
+std::string code_summary(const std::vector<std::string>& learner_modules, const std::vector<std::string>& reference_modules) {
+  auto modules = [](const std::vector<std::string>& numbers) {
+    return fmt::format("module{} {}", numbers.size() == 1 ? "" : "s", fmt::join(numbers, ", "));
+  };
+  if (reference_modules.empty()) return "on code you wrote yourself (" + modules(learner_modules) + ")";
+  if (learner_modules.empty()) return "on the reference solution only (" + modules(reference_modules) + "), none of your code";
+  return "on your code for " + modules(learner_modules) + " and the reference solution for " + modules(reference_modules);
 }
 
 MilestoneStore::MilestoneStore(const std::filesystem::path& tito_dir) : path_(tito_dir / "milestones.json") {}

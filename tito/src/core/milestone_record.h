@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -25,6 +26,11 @@ struct PartRecord {
   std::string at;                       // ISO-8601 of the latest run
   std::optional<std::string> passed_at; // first time it passed; kept when a later run fails
   std::string message;                  // why it failed, one line; empty when it passed
+  // Whose code the latest run was built on: modules whose files the learner wrote, and modules that
+  // ran the reference solution (copied with --reference, or not completed and linked from the
+  // reference library). Both empty in records from before they were kept.
+  std::vector<std::string> learner_modules;
+  std::vector<std::string> reference_modules;
 };
 
 struct MilestoneRecord {
@@ -59,6 +65,10 @@ class MilestoneStore {
 };
 
 bool is_achieved(const Milestone& milestone, const MilestoneRecord* record);
+
+// "on your code for modules 01, 02 and the reference solution for modules 03, 04", or "on code you
+// wrote yourself (modules 01, 02)" when no module ran the reference.
+std::string code_summary(const std::vector<std::string>& learner_modules, const std::vector<std::string>& reference_modules);
 
 nlohmann::json milestone_records_to_json(const MilestoneRecords& records);
 MilestoneRecords milestone_records_from_json(const nlohmann::json& document);  // throws std::runtime_error

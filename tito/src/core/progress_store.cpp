@@ -16,7 +16,7 @@ namespace tito {
 namespace {
 
 using nlohmann::json;
-constexpr int kFormatVersion = 1;
+constexpr int kFormatVersion = 2;  // 2 added "origin"; format 1 files are read as they are
 
 json optional_to_json(const std::optional<std::string>& value) { return value ? json(*value) : json(nullptr); }
 json optional_to_json(const std::optional<int>& value) { return value ? json(*value) : json(nullptr); }
@@ -40,7 +40,8 @@ json modules_to_json(const ProgressState& state) {
                        {"completed_at", optional_to_json(progress.completed_at)},
                        {"score", optional_to_json(progress.score)},
                        {"points", optional_to_json(progress.points)},
-                       {"fingerprint", optional_to_json(progress.fingerprint)}};
+                       {"fingerprint", optional_to_json(progress.fingerprint)},
+                       {"origin", optional_to_json(progress.origin)}};
     // Only when there are some, so files written before hints had levels keep their exact shape.
     if (!progress.hints_shown.empty()) modules[number]["hints_shown"] = progress.hints_shown;
   }
@@ -61,6 +62,9 @@ std::map<std::string, ModuleProgress> modules_from_json(const json& modules) {
     progress.score = int_field(entry, "score", where);
     progress.points = int_field(entry, "points", where);
     progress.fingerprint = string_field(entry, "fingerprint", where);
+    progress.origin = string_field(entry, "origin", where);
+    if (progress.origin && *progress.origin != "learner" && *progress.origin != "reference")
+      throw std::runtime_error(fmt::format("{}.origin is neither \"learner\" nor \"reference\"", where));
     if (entry.contains("hints_shown") && !entry["hints_shown"].is_null()) {
       const json& shown = entry["hints_shown"];
       if (!shown.is_object()) throw std::runtime_error(fmt::format("{}.hints_shown is not an object", where));
@@ -93,6 +97,7 @@ void apply_event(ProgressState& state, const json& event) {
     progress.score = event.at("score").get<int>();
     progress.points = event.at("points").get<int>();
     progress.fingerprint = event.at("fingerprint").get<std::string>();
+    progress.origin = string_field(event, "origin", "complete");  // absent in format 1 journals
   } else if (kind == "hint") {
     int& shown = progress.hints_shown[event.at("case").get<std::string>()];
     shown = std::max(shown, event.at("level").get<int>());
@@ -101,6 +106,7 @@ void apply_event(ProgressState& state, const json& event) {
     progress.score.reset();
     progress.points.reset();
     progress.fingerprint.reset();
+    progress.origin.reset();
   }
   state.last_worked = module;
 }
@@ -138,8 +144,8 @@ json progress_to_json(const ProgressState& state) {
 
 ProgressState progress_from_json(const json& document) {
   if (!document.is_object()) throw std::runtime_error("the top level is not an object");
-  if (!document.contains("version") || document["version"] != kFormatVersion) {
-    throw std::runtime_error("\"version\" is missing or not 1");
+  if (!document.contains("version") || !(document["version"] == kFormatVersion || document["version"] == 1)) {
+    throw std::runtime_error("\"version\" is missing or not 1 or 2");
   }
   if (!document.contains("checksum") || !document["checksum"].is_string()) throw std::runtime_error("\"checksum\" is missing");
   if (document["checksum"].get<std::string>() != canonical_checksum(document)) {
@@ -240,8 +246,10 @@ void ProgressStore::save() const { write_file_atomically(progress_path_, progres
 
 void ProgressStore::record_started(const std::string& module) { append_event({{"event", "start"}, {"module", module}}); }
 
-void ProgressStore::record_completed(const std::string& module, int score, int points, const std::string& fingerprint) {
-  append_event({{"event", "complete"}, {"module", module}, {"score", score}, {"points", points}, {"fingerprint", fingerprint}});
+void ProgressStore::record_completed(const std::string& module, int score, int points, const std::string& fingerprint,
+                                     const std::string& origin) {
+  append_event({{"event", "complete"}, {"module", module}, {"score", score}, {"points", points},
+                {"fingerprint", fingerprint}, {"origin", origin}});
 }
 
 void ProgressStore::clear_completion(const std::string& module) { append_event({{"event", "reset"}, {"module", module}}); }

@@ -18,6 +18,10 @@ struct ModuleProgress {
   std::optional<int> points;                // points possible at completion
   std::optional<std::string> fingerprint;   // sha256 of the learner's files at completion
   std::map<std::string, int> hints_shown;   // test case -> how many of its hint levels were revealed
+  // Whose code passed: "learner", or "reference" when the files were the reference solution as
+  // `tito module start NN --reference` writes them. Absent in records from before format 2
+  // (module_origin() in learner_files.h then tells from the fingerprint).
+  std::optional<std::string> origin;
 
   bool started() const { return started_at.has_value(); }
   bool completed() const { return completed_at.has_value(); }
@@ -52,7 +56,8 @@ class ProgressStore {
   const ProgressState& state() const { return state_; }
 
   void record_started(const std::string& module);
-  void record_completed(const std::string& module, int score, int points, const std::string& fingerprint);
+  void record_completed(const std::string& module, int score, int points, const std::string& fingerprint,
+                        const std::string& origin);
   void clear_completion(const std::string& module);  // started stays
   // `tito module hint`: levels 1..level of the case's hints have been shown (never decreases).
   void record_hint_shown(const std::string& module, const std::string& test_case, int level);
@@ -78,7 +83,8 @@ class ProgressStore {
 
 // The pieces of the file format, exposed for tests and for `tito system doctor`.
 nlohmann::json progress_to_json(const ProgressState& state);  // with its checksum
-// Throws std::runtime_error describing the first problem (bad checksum, wrong type...).
+// Throws std::runtime_error describing the first problem (bad checksum, wrong type...). Reads the
+// current format (2) and format 1 (no "origin"), which is rewritten as format 2 at the next change.
 ProgressState progress_from_json(const nlohmann::json& document);
 std::string canonical_checksum(nlohmann::json document);       // sha256 of the content without "checksum"
 

@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "build/captured_command.h"
 #include "core/errors.h"
@@ -93,6 +94,29 @@ std::string region_text(const std::string& source, const std::vector<SolutionReg
   return text;
 }
 
+// curriculum.json's "instructor_only" paths: reference code no learner has written yet (module 17's
+// kernels) and what only builds with it. A path ending in '/' is a folder.
+std::vector<std::string> instructor_only_paths(const fs::path& source_dir) {
+  std::vector<std::string> paths;
+  const fs::path file = source_dir / "curriculum" / "curriculum.json";
+  try {
+    const auto document = nlohmann::json::parse(read_file(file));
+    if (document.contains("instructor_only"))
+      for (const auto& path : document["instructor_only"].at("paths")) paths.push_back(path.get<std::string>());
+  } catch (const std::exception& error) {
+    throw UserError(fmt::format("cannot release: {} has an unreadable \"instructor_only\" entry ({})", file.string(),
+                                error.what()),
+                    "make it {\"paths\": [\"dir/\", \"file\"]} in curriculum/curriculum.json");
+  }
+  return paths;
+}
+
+bool is_instructor_only(const std::string& relative, const std::vector<std::string>& paths) {
+  return std::any_of(paths.begin(), paths.end(), [&](const std::string& path) {
+    return relative == path || (!path.empty() && path.back() == '/' && relative.rfind(path, 0) == 0);
+  });
+}
+
 bool is_code(const std::string& relative) {
   const std::string extension = fs::path(relative).extension().string();
   return extension == ".cpp" || extension == ".h" || extension == ".hpp" || extension == ".cc" || extension == ".c";
@@ -168,14 +192,25 @@ ReleaseResult write_release(const Installation& installation, const Curriculum& 
   }
 
   say("listing the repository's files");
-  // The known-wrong variants quote the solutions they alter: they stay with the instructor.
-  std::set<std::string> instructor_only;
+  // The paths curriculum.json marks instructor-only, and the known-wrong variants (they quote the
+  // solutions they alter): both stay with the instructor.
+  auto instructor_only = instructor_only_paths(source_dir);
   for (const auto& module : curriculum.modules())
-    instructor_only.insert(module.variants.lexically_relative(source_dir).generic_string());
+    instructor_only.push_back(module.variants.lexically_relative(source_dir).generic_string());
   std::vector<std::string> files;
-  for (const auto& relative : repository_files(source_dir))
-    if (!instructor_only.count(relative)) files.push_back(relative);
   std::vector<std::string> other_texts;
+  for (const auto& relative : repository_files(source_dir)) {
+    if (!is_instructor_only(relative, instructor_only)) {
+      files.push_back(relative);
+      continue;
+    }
+    // Withheld, and secret like a solution: a released file must not repeat its distinctive lines.
+    result.withheld.push_back(relative);
+    const fs::path file = source_dir / relative;
+    if (is_code(relative) && fs::is_regular_file(fs::symlink_status(file, error)) &&
+        fs::file_size(file, error) <= kMaxScannedBytes)
+      solution_texts.push_back(read_file(file));
+  }
   for (const auto& relative : files) {
     const fs::path file = source_dir / relative;
     if (!fs::is_regular_file(fs::symlink_status(file, error)) || fs::file_size(file, error) > kMaxScannedBytes) continue;

@@ -25,6 +25,7 @@ struct ReleaseResult {
   int files_written = 0;
   int starters_written = 0;
   int regions_stripped = 0;
+  std::vector<std::string> withheld;       // instructor-only files left out (curriculum.json "instructor_only")
   std::vector<std::string> leaks;          // "path:line: text" of solution text found in the release
   std::vector<std::string> leftover_markers;  // "path:line" of SOLUTION markers outside tests/
   bool compiled = false;                   // the compile check ran and passed

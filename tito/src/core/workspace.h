@@ -29,6 +29,8 @@ class Workspace {
   std::filesystem::path logs_dir() const { return tito_dir() / "logs"; }
   std::filesystem::path backups_dir() const { return tito_dir() / "backups"; }
   std::filesystem::path build_dir(const std::string& number) const { return tito_dir() / "build" / number; }
+  // The learner's compiled files, shared by every module test and milestone build.
+  std::filesystem::path learner_objects_dir() const { return tito_dir() / "build" / "objects"; }
   std::filesystem::path modules_dir() const { return root_ / "modules"; }
   std::filesystem::path module_dir(const ModuleInfo& module) const { return modules_dir() / module.folder(); }
 

@@ -71,6 +71,44 @@ NinjaRun run_ninja(const Toolchain& toolchain, const fs::path& build_dir, const 
   return result;
 }
 
+// Compiles the plan's learner sources in `objects_dir` (its own build.ninja) instead of the plan's build
+// dir, and hands them to the plan as prebuilt objects: every module test and milestone of a workspace
+// then shares one object per learner file, compiled once per change.
+NinjaRun build_shared_learner_objects(const Toolchain& toolchain, NinjaPlan& plan, const fs::path& objects_dir,
+                                      const ProgressSink& progress, int jobs) {
+  NinjaRun result;
+  result.ok = true;
+  if (plan.learner_sources.empty()) return result;
+  const fs::path dir = fs::absolute(objects_dir);
+  fs::create_directories(dir);
+  NinjaPlan objects_only;
+  objects_only.learner_sources = plan.learner_sources;
+  write_if_changed(dir / "build.ninja", ninja_file_text(toolchain, objects_only));
+  std::vector<std::string> targets;
+  for (const auto& source : plan.learner_sources) {
+    targets.push_back(source.object);
+    plan.prebuilt_objects.push_back(dir / source.object);
+  }
+  plan.learner_sources.clear();
+  return run_ninja(toolchain, dir, targets, progress, jobs);
+}
+
+// Milestone programs compiled at set-up (tito/cmake/toolchain.cmake) by this toolchain's compiler are
+// linked as they are while newer than their source: a milestone's first run only links.
+void use_prebuilt_program_objects(const Toolchain& toolchain, NinjaPlan& plan) {
+  if (toolchain.program_objects_cxx.empty() || toolchain.program_objects_cxx != toolchain.cxx) return;
+  std::vector<SourceToCompile> to_compile;
+  for (const auto& source : plan.test_sources) {
+    std::error_code error;
+    const auto found = toolchain.program_objects.find(fs::weakly_canonical(source.source, error));
+    const bool usable = !error && found != toolchain.program_objects.end() && fs::exists(found->second, error) &&
+                        fs::last_write_time(found->second, error) >= fs::last_write_time(source.source, error) && !error;
+    if (usable) plan.prebuilt_objects.push_back(found->second);
+    else to_compile.push_back(source);
+  }
+  plan.test_sources = to_compile;
+}
+
 // Reads a C++ string literal starting at `at` (on its opening quote); returns false if there is none.
 bool read_string_literal(const std::string& text, std::size_t& at, std::string& value) {
   if (at >= text.size() || text[at] != '"') return false;
@@ -175,11 +213,18 @@ ProgramOutcome run_program(const Toolchain& toolchain, const ProgramRequest& req
   const fs::path build_dir = fs::absolute(request.build_dir);
   const fs::path run_dir = request.working_dir.empty() ? build_dir / "run" : request.working_dir;
   fs::create_directories(run_dir);
-  const NinjaPlan plan = plan_program_build(toolchain, request);
-  write_if_changed(build_dir / "build.ninja", ninja_file_text(toolchain, plan));
+  NinjaPlan plan = plan_program_build(toolchain, request);
+  use_prebuilt_program_objects(toolchain, plan);
 
   const auto build_start = std::chrono::steady_clock::now();
-  NinjaRun build = run_ninja(toolchain, build_dir, {plan.test_binary}, progress);
+  NinjaRun build;
+  build.ok = true;
+  if (!request.learner_objects_dir.empty())
+    build = build_shared_learner_objects(toolchain, plan, request.learner_objects_dir, progress, 2);
+  if (build.ok) {
+    write_if_changed(build_dir / "build.ninja", ninja_file_text(toolchain, plan));
+    build = run_ninja(toolchain, build_dir, {plan.test_binary}, progress);
+  }
   outcome.build_ok = build.ok;
   outcome.build_log = build.log;
   outcome.build_seconds = seconds_since(build_start);
@@ -357,10 +402,16 @@ TestReport run_module_tests(const Toolchain& toolchain, const ModuleTestRequest&
   fs::path run_dir = build_dir / "run";
   fs::create_directories(run_dir);
   NinjaPlan plan = plan_module_build(toolchain, request);
-  write_if_changed(build_dir / "build.ninja", ninja_file_text(toolchain, plan));
 
   auto build_start = std::chrono::steady_clock::now();
-  NinjaRun build = run_ninja(toolchain, build_dir, {plan.test_binary}, progress, request.build_jobs);
+  NinjaRun build;
+  build.ok = true;
+  if (!request.learner_objects_dir.empty())
+    build = build_shared_learner_objects(toolchain, plan, request.learner_objects_dir, progress, request.build_jobs);
+  if (build.ok) {
+    write_if_changed(build_dir / "build.ninja", ninja_file_text(toolchain, plan));
+    build = run_ninja(toolchain, build_dir, {plan.test_binary}, progress, request.build_jobs);
+  }
   report.build_ok = build.ok;
   report.build_log = build.log;
   report.build_seconds = seconds_since(build_start);

@@ -23,6 +23,9 @@ struct Toolchain {
   std::filesystem::path given_lib;              // framework code no learner writes
   std::map<std::string, std::filesystem::path> solution_libs;  // module number -> reference learner code
   std::filesystem::path catch_main_lib;         // Catch2 main + tito's event listener, compiled once
+  // Milestone programs compiled at set-up with these flags by `program_objects_cxx`: source -> object.
+  std::map<std::filesystem::path, std::filesystem::path> program_objects;
+  std::string program_objects_cxx;
   std::string ninja;                            // ninja executable
   bool sanitized = false;                       // ASan builds cannot take an address-space limit
 };
@@ -56,6 +59,9 @@ struct ModuleTestRequest {
   // so that the report can name the kind of error and the learner's line.
   bool diagnose_crashes = true;
   LiveStatus live_status;  // shows that a long case is alive
+  // Where the learner's objects are compiled, shared by every module test and milestone of a
+  // workspace (so a file is compiled once per change); empty: inside build_dir.
+  std::filesystem::path learner_objects_dir;
 };
 
 // Compiles test sources to objects (no link) in `build_dir`, so many learner builds can share them.
@@ -90,6 +96,7 @@ struct ProgramRequest {
   std::filesystem::path working_dir;                          // empty: <build_dir>/run
   double time_limit_s = 600;
   std::size_t memory_limit_mb = 2048;
+  std::filesystem::path learner_objects_dir;                  // as in ModuleTestRequest
 };
 
 struct ProgramOutcome {

@@ -13,16 +13,10 @@
 // side by side in one (C kh kw, N OH OW) matrix: image n writes at columns + n OH OW.
 #include <cstdint>
 
+#include "09_convolutions/conv2d_kernels.h"  // Conv2dGeometry
+
 namespace tinytorch {
 namespace native {
-
-// The shape of one 2-D convolution, every size already expanded to {height, width}.
-struct Conv2dGeometry {
-  int64_t channels, height, width;          // of the input image
-  int64_t kernel_h, kernel_w;
-  int64_t stride_h, stride_w, pad_h, pad_w, dilation_h, dilation_w;
-  int64_t out_h, out_w;                     // of the output
-};
 
 void im2col(const float* image, const Conv2dGeometry& g, float* columns, int64_t column_row_stride);
 void im2col(const double* image, const Conv2dGeometry& g, double* columns, int64_t column_row_stride);

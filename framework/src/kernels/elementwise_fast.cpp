@@ -1,0 +1,290 @@
+// Module 17's element-wise and reduction fast paths (runtime/fast_kernels.h), for the reference
+// library: the common cases of a training step (contiguous floating tensors, large enough) in plain
+// loops the compiler vectorises, without the general loops' per-element index arithmetic and
+// function-pointer calls. Everything else declines and runs the general code. In a learner's build
+// without module 17 none of this is linked, so the learner's own loops run at every size.
+#include <algorithm>
+
+#include "01_tensor/internal.h"
+#include "kernels/fast_paths.h"
+#include "tinytorch/functions.h"
+#include "tinytorch/kernels.h"
+
+namespace tinytorch {
+namespace native {
+namespace {
+
+using detail::FastArithmetic;
+using detail::FastComparison;
+
+// Below this many elements the general loops are as fast: the fast paths decline.
+constexpr int64_t kFastElementwiseMinNumel = 256;
+
+// The common cases of a training step, done without the general loop's per-element index
+// arithmetic and function-pointer call: floating tensors, contiguous, and either the same shape,
+// one side a single element (a scalar), or one side a row broadcast along the other's leading dims
+// (a bias added to a batch), or one column per row (softmax's row sums). The op is a template
+// argument, so the loops vectorise.
+enum class FastLayout { None, SameShape, ScalarRight, ScalarLeft, RowRight, RowLeft, ColumnRight, ColumnLeft };
+
+// True when `row` has the sizes of `full`'s last dim and 1s (or nothing) before it.
+bool is_row_of(const Tensor& row, const Tensor& full) {
+  if (full.dim() < 2 || row.dim() == 0 || row.dim() > full.dim()) return false;
+  if (row.size(-1) != full.size(-1) || row.numel() != full.size(-1)) return false;
+  return true;
+}
+
+// True when `column` has `full`'s sizes except a last dim of 1: one value per row of `full`.
+bool is_column_of(const Tensor& column, const Tensor& full) {
+  if (full.dim() < 1 || column.dim() != full.dim() || column.size(-1) != 1) return false;
+  for (int64_t d = 0; d + 1 < full.dim(); ++d) {
+    if (column.size(d) != full.size(d)) return false;
+  }
+  return true;
+}
+
+FastLayout fast_layout(const Tensor& x, const Tensor& y, const Tensor& out, ScalarType dtype) {
+  if (!isFloatingType(dtype) || out.numel() < kFastElementwiseMinNumel) return FastLayout::None;
+  if (!x.is_contiguous() || !y.is_contiguous()) return FastLayout::None;
+  const bool x_full = x.sizes().equals(out.sizes());
+  const bool y_full = y.sizes().equals(out.sizes());
+  if (x_full && y_full) return FastLayout::SameShape;
+  if (x_full && y.numel() == 1) return FastLayout::ScalarRight;
+  if (y_full && x.numel() == 1) return FastLayout::ScalarLeft;
+  if (x_full && is_row_of(y, out)) return FastLayout::RowRight;
+  if (y_full && is_row_of(x, out)) return FastLayout::RowLeft;
+  if (x_full && is_column_of(y, out)) return FastLayout::ColumnRight;
+  if (y_full && is_column_of(x, out)) return FastLayout::ColumnLeft;
+  return FastLayout::None;
+}
+
+template <typename T, typename Op>
+void contiguous_binary_loop(const Tensor& x, const Tensor& y, const Tensor& out, FastLayout layout, Op op) {
+  const T* a = static_cast<const T*>(x.data_ptr());
+  const T* b = static_cast<const T*>(y.data_ptr());
+  T* c = static_cast<T*>(out.data_ptr());
+  const int64_t n = out.numel();
+  switch (layout) {
+    case FastLayout::SameShape:
+      for (int64_t i = 0; i < n; ++i) c[i] = op(a[i], b[i]);
+      break;
+    case FastLayout::ScalarRight: {
+      const T scalar = *b;
+      for (int64_t i = 0; i < n; ++i) c[i] = op(a[i], scalar);
+      break;
+    }
+    case FastLayout::ScalarLeft: {
+      const T scalar = *a;
+      for (int64_t i = 0; i < n; ++i) c[i] = op(scalar, b[i]);
+      break;
+    }
+    case FastLayout::RowRight:
+    case FastLayout::RowLeft: {
+      const int64_t row = out.size(-1);
+      for (int64_t start = 0; start < n; start += row) {
+        T* c_row = c + start;
+        if (layout == FastLayout::RowRight) {
+          const T* a_row = a + start;
+          for (int64_t j = 0; j < row; ++j) c_row[j] = op(a_row[j], b[j]);
+        } else {
+          const T* b_row = b + start;
+          for (int64_t j = 0; j < row; ++j) c_row[j] = op(a[j], b_row[j]);
+        }
+      }
+      break;
+    }
+    case FastLayout::ColumnRight:
+    case FastLayout::ColumnLeft: {
+      const int64_t row = out.size(-1);
+      for (int64_t r = 0, start = 0; start < n; ++r, start += row) {
+        T* c_row = c + start;
+        if (layout == FastLayout::ColumnRight) {
+          const T* a_row = a + start;
+          const T value = b[r];
+          for (int64_t j = 0; j < row; ++j) c_row[j] = op(a_row[j], value);
+        } else {
+          const T* b_row = b + start;
+          const T value = a[r];
+          for (int64_t j = 0; j < row; ++j) c_row[j] = op(value, b_row[j]);
+        }
+      }
+      break;
+    }
+    case FastLayout::None:
+      break;
+  }
+}
+
+
+// Comparisons of floating, contiguous tensors, same-shaped or against one element, and large (the
+// relu mask of a batch): a plain loop instead of the general broadcasting one.
+template <typename T, typename Fn>
+void compare_loop(const Tensor& x, const Tensor& y, const Tensor& out, Fn fn) {
+  const T* a = static_cast<const T*>(x.data_ptr());
+  const T* b = static_cast<const T*>(y.data_ptr());
+  bool* c = static_cast<bool*>(out.data_ptr());
+  const int64_t n = out.numel();
+  if (y.numel() == n) {
+    for (int64_t i = 0; i < n; ++i) c[i] = fn(a[i], b[i]);
+  } else {
+    const T value = *b;
+    for (int64_t i = 0; i < n; ++i) c[i] = fn(a[i], value);
+  }
+}
+
+
+
+
+
+// Calls visit(offset) with the element offset of every element of `t`, in row-major order of its
+// sizes, walking its strides (the innermost dim in a tight loop).
+template <typename Visit>
+void for_each_offset(const Tensor& t, Visit visit) {
+  const int64_t ndim = t.dim();
+  if (ndim == 0) return visit(int64_t{0});
+  const int64_t inner_size = t.size(-1);
+  const int64_t inner_stride = t.stride(-1);
+  std::vector<int64_t> index(ndim - 1, 0);
+  for (int64_t done = 0, n = t.numel(); done < n; done += inner_size) {
+    int64_t base = 0;
+    for (int64_t d = 0; d < ndim - 1; ++d) base += index[d] * t.stride(d);
+    for (int64_t j = 0; j < inner_size; ++j) visit(base + j * inner_stride);
+    for (int64_t d = ndim - 2; d >= 0; --d) {  // next row, like an odometer
+      if (++index[d] < t.size(d)) break;
+      index[d] = 0;
+    }
+  }
+}
+
+}  // namespace
+
+bool binary_fast(const Tensor& x, const Tensor& y, const Tensor& out, FastArithmetic op) {
+  const FastLayout layout = fast_layout(x, y, out, out.scalar_type());
+  if (layout == FastLayout::None) return false;
+  TT_DISPATCH_FLOATING_TYPES(out.scalar_type(), "binary_op", [&] {
+    using T = scalar_t;
+    switch (op) {
+      case FastArithmetic::Add: return contiguous_binary_loop<T>(x, y, out, layout, [](T p, T q) { return p + q; });
+      case FastArithmetic::Sub: return contiguous_binary_loop<T>(x, y, out, layout, [](T p, T q) { return p - q; });
+      case FastArithmetic::Mul: return contiguous_binary_loop<T>(x, y, out, layout, [](T p, T q) { return p * q; });
+      case FastArithmetic::Div: return contiguous_binary_loop<T>(x, y, out, layout, [](T p, T q) { return p / q; });
+    }
+  });
+  return true;
+}
+
+// One pass with no temporary, for a floating contiguous self and an operand of self's sizes and dtype
+// (any strides: a transposed weight gradient) or of one element. Declines broadcasting, dtype
+// changes and partially overlapping operands.
+bool binary_in_place_fast(Tensor& self, const Tensor& other, const Scalar& alpha, FastArithmetic op) {
+  const ScalarType type = self.scalar_type();
+  if (!isFloatingType(type) || !self.is_contiguous() || self.numel() == 0) return false;
+  if (result_type(self, other) != type) return false;
+  const bool same_shape = other.sizes().equals(self.sizes()) && other.scalar_type() == type;
+  const bool scalar = other.numel() == 1 && other.dim() <= self.dim();
+  if (!same_shape && !scalar) return false;
+  // An operand that shares storage with self must be self exactly; any other view of it would
+  // read elements this loop has already written.
+  if (other.storage().unsafeGetStorageImpl() == self.storage().unsafeGetStorageImpl() &&
+      !(other.data_ptr() == self.data_ptr() && other.is_contiguous())) {
+    return false;
+  }
+  const Tensor operand = same_shape ? other : detail::as_dtype(other, type);
+  TT_DISPATCH_FLOATING_TYPES(type, "in_place_op", [&] {
+    using T = scalar_t;
+    T* s = static_cast<T*>(self.data_ptr());
+    const T* o = static_cast<const T*>(operand.data_ptr());
+    const int64_t n = self.numel();
+    const T factor = static_cast<T>(alpha.toDouble());
+    const bool unit = alpha.toDouble() == 1.0;
+    const auto run = [&](auto element_op) {
+      if (!same_shape) {
+        const T value = *o;
+        for (int64_t i = 0; i < n; ++i) s[i] = element_op(s[i], value);
+      } else if (operand.is_contiguous()) {
+        for (int64_t i = 0; i < n; ++i) s[i] = element_op(s[i], o[i]);
+      } else {
+        int64_t i = 0;
+        for_each_offset(operand, [&](int64_t offset) {
+          s[i] = element_op(s[i], o[offset]);
+          ++i;
+        });
+      }
+    };
+    switch (op) {
+      case FastArithmetic::Add:
+        if (unit) return run([](T p, T q) { return p + q; });
+        return run([factor](T p, T q) { return p + factor * q; });
+      case FastArithmetic::Sub:
+        if (unit) return run([](T p, T q) { return p - q; });
+        return run([factor](T p, T q) { return p - factor * q; });
+      case FastArithmetic::Mul: return run([](T p, T q) { return p * q; });
+      case FastArithmetic::Div: return run([](T p, T q) { return p / q; });
+    }
+  });
+  return true;
+}
+
+bool compare_fast(const Tensor& x, const Tensor& y, const Tensor& out, FastComparison op) {
+  if (!isFloatingType(x.scalar_type()) || out.numel() < kFastElementwiseMinNumel) return false;
+  if (!x.is_contiguous() || !y.is_contiguous() || !x.sizes().equals(out.sizes())) return false;
+  if (!(y.sizes().equals(out.sizes()) || y.numel() == 1)) return false;
+  TT_DISPATCH_FLOATING_TYPES(x.scalar_type(), "compare", [&] {
+    using T = scalar_t;
+    switch (op) {
+      case FastComparison::Eq: return compare_loop<T>(x, y, out, [](T p, T q) { return p == q; });
+      case FastComparison::Ne: return compare_loop<T>(x, y, out, [](T p, T q) { return p != q; });
+      case FastComparison::Gt: return compare_loop<T>(x, y, out, [](T p, T q) { return p > q; });
+      case FastComparison::Lt: return compare_loop<T>(x, y, out, [](T p, T q) { return p < q; });
+      case FastComparison::Ge: return compare_loop<T>(x, y, out, [](T p, T q) { return p >= q; });
+      case FastComparison::Le: return compare_loop<T>(x, y, out, [](T p, T q) { return p <= q; });
+    }
+  });
+  return true;
+}
+
+// sum over a leading block of dims (a bias gradient: dim 0 of a batch) or a trailing block (a row
+// sum in softmax's backward) of a large contiguous floating tensor, without the general loop's
+// index arithmetic. Each output adds its inputs in the same order as the general loop, so the
+// results are identical. Returns an undefined tensor to leave other cases to native::sum.
+Tensor sum_fast(const Tensor& self, const std::vector<int64_t>& dims, bool keepdim, ScalarType dtype) {
+  if (!isFloatingType(dtype) || self.scalar_type() != dtype || !self.is_contiguous() || dims.empty() ||
+      self.numel() < kFastElementwiseMinNumel) {
+    return Tensor();
+  }
+  const int64_t ndim = self.dim();
+  const int64_t count = static_cast<int64_t>(dims.size());
+  const bool leading = dims.front() == 0 && dims.back() == count - 1;
+  const bool trailing = dims.back() == ndim - 1 && dims.front() == ndim - count;
+  if (!leading && !trailing) return Tensor();
+  std::vector<int64_t> out_sizes;
+  int64_t reduced = 1;
+  for (int64_t d = 0; d < ndim; ++d) {
+    const bool is_reduced = std::binary_search(dims.begin(), dims.end(), d);
+    if (is_reduced) reduced *= self.size(d);
+    if (!is_reduced) out_sizes.push_back(self.size(d));
+    else if (keepdim) out_sizes.push_back(1);
+  }
+  const int64_t kept = self.numel() / reduced;
+  Tensor out = zeros(out_sizes, TensorOptions(dtype));
+  TT_DISPATCH_FLOATING_TYPES(dtype, "sum", [&] {
+    const scalar_t* in = static_cast<const scalar_t*>(self.data_ptr());
+    scalar_t* acc = static_cast<scalar_t*>(out.data_ptr());
+    if (trailing) {  // kept rows of `reduced` elements each
+      for (int64_t i = 0; i < kept; ++i) {
+        scalar_t total = 0;
+        for (int64_t j = 0; j < reduced; ++j) total += in[i * reduced + j];
+        acc[i] = total;
+      }
+    } else {  // `reduced` rows of `kept` elements, added row by row
+      for (int64_t i = 0; i < reduced; ++i) {
+        const scalar_t* row = in + i * kept;
+        for (int64_t j = 0; j < kept; ++j) acc[j] += row[j];
+      }
+    }
+  });
+  return out;
+}
+
+}  // namespace native
+}  // namespace tinytorch

@@ -1,0 +1,52 @@
+#pragma once
+// The hook through which module 17's fast kernels (framework/src/kernels/: vectorised element-wise
+// and reduction loops, the blocked GEMM, the im2col convolution, and through the GEMM the thread
+// pool) reach the given code. Every entry is null unless the program links the kernels part: every
+// link of the reference library does (framework/CMakeLists.txt keeps the symbol
+// tinytorch_fast_kernels_registration), tito's learner builds only once module 17 is in the build.
+// Without them each op runs the learner's own loops at every size, as the lessons promise.
+// Internal: no public header includes this, and learner files never see it.
+#include <array>
+#include <cstdint>
+#include <tuple>
+#include <vector>
+
+#include "09_convolutions/conv2d_kernels.h"
+#include "tinytorch/scalar.h"
+#include "tinytorch/tensor.h"
+
+namespace tinytorch {
+namespace detail {
+
+enum class FastArithmetic { Add, Sub, Mul, Div };
+enum class FastComparison { Eq, Ne, Gt, Lt, Ge, Le };
+
+// Each kernel either computes the whole result (true, or a defined tensor) or declines (false, or
+// an undefined tensor) and leaves the case to the general code; none records anything.
+struct FastKernels {
+  // out = x (op) y for x, y of out's dtype, broadcastable to out (allocated).
+  bool (*binary)(const Tensor& x, const Tensor& y, const Tensor& out, FastArithmetic op) = nullptr;
+  // self = self (op) alpha * other in place, with self's dtype unchanged.
+  bool (*binary_in_place)(Tensor& self, const Tensor& other, const Scalar& alpha, FastArithmetic op) = nullptr;
+  // out (kBool) = x (op) y for x, y of one dtype.
+  bool (*compare)(const Tensor& x, const Tensor& y, const Tensor& out, FastComparison op) = nullptr;
+  // self summed over `dims` (wrapped, sorted, unique) in `dtype`.
+  Tensor (*sum)(const Tensor& self, const std::vector<int64_t>& dims, bool keepdim, ScalarType dtype) = nullptr;
+  // Matrix products of operands with one dtype; they decline shapes they cannot multiply, so that
+  // the learner's code reports the error.
+  Tensor (*mm)(const Tensor& self, const Tensor& mat2) = nullptr;
+  Tensor (*bmm)(const Tensor& self, const Tensor& mat2) = nullptr;
+  // Same contracts as native::conv2d_reference and native::conv2d_backward_reference.
+  Tensor (*conv2d)(const Tensor& input, const Tensor& weight, const Tensor& bias,
+                   const native::Conv2dParams& params) = nullptr;
+  std::tuple<Tensor, Tensor, Tensor> (*conv2d_backward)(const Tensor& grad_output, const Tensor& input,
+                                                        const Tensor& weight, const native::Conv2dParams& params,
+                                                        const std::array<bool, 3>& output_mask) = nullptr;
+};
+
+const FastKernels& fast_kernels();
+// Called once, before main(), by the kernels part's registration (framework/src/kernels/registration.cpp).
+void install_fast_kernels(const FastKernels& kernels);
+
+}  // namespace detail
+}  // namespace tinytorch
