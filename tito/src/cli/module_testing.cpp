@@ -88,6 +88,8 @@ TestRun run_tests(const Session& session, const ModuleInfo& module, bool compact
   run.context.stubs = stub_locations(session.installation, module);
   run.context.fallback_points = module.points;
   run.context.compact = compact;
+  run.context.compiler = describe_compiler(toolchain);
+  run.context.compiler_fix = switch_compiler_command(toolchain, session.installation.source_dir);
   spdlog::info("module {}: {}", module.number, score_line(run.report, module.points));
   std::cout << "\n";
   print_report(run.report, run.context);

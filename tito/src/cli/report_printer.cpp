@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/terminal.h"
+#include "run/module_test_runner.h"
 
 namespace tito {
 namespace {
@@ -100,9 +101,26 @@ std::string score_line(const TestReport& report, int fallback_points) {
                      report.failed_count());
 }
 
+void print_given_code_failure(const std::string& what, const std::string& log, const std::string& compiler,
+                              const std::string& fix, std::size_t max_lines) {
+  const Terminal& out = terminal();
+  std::cout << out.fail_mark() << " " << out.red(fmt::format("TinyTorch's own code does not compile with {}.", compiler))
+            << fmt::format(" {} fail to build without any of your code, so the problem is not in your files.", what)
+            << " Compiler errors:\n\n";
+  std::istringstream lines(log);
+  std::size_t shown = 0;
+  for (std::string line; std::getline(lines, line) && shown < max_lines; ++shown) std::cout << "  " << line << "\n";
+  if (shown == max_lines) std::cout << out.dim("  ... (more errors follow)") << "\n";
+  std::cout << "\n  fix: set TinyTorch up with a supported compiler (" << kSupportedCompilers << "): " << out.command(fix)
+            << "\n\n";
+}
+
 void print_report(const TestReport& report, const ReportContext& context) {
   const Terminal& out = terminal();
-  if (!report.build_ok) {
+  if (report.given_code_failed) {
+    print_given_code_failure("The module's tests", report.build_log, context.compiler, context.compiler_fix,
+                             kMaxBuildLogLines);
+  } else if (!report.build_ok) {
     std::cout << out.fail_mark() << " " << out.red("Your code did not compile.") << " Compiler errors (your files first):\n\n";
     std::istringstream ordered(order_build_log(report.build_log, context.module_dir));
     std::size_t shown = 0;
