@@ -93,6 +93,10 @@ not_implemented=$(grep -cE '^  \[x\] .*not implemented$' "$OUT" || true)
 reject "crashed"
 reject "timed out"
 expect "write tinytorch::"
+# The learner's code is compiled by the compiler the framework build was configured with (GCC or Clang).
+build_cxx=$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$TINYTORCH_BUILD_DIR/CMakeCache.txt")
+[[ -n $build_cxx ]] || fail "no CMAKE_CXX_COMPILER in $TINYTORCH_BUILD_DIR/CMakeCache.txt"
+grep -qxF "cxx = $build_cxx" .tito/build/01/build.ninja || fail "the learner build does not use $build_cxx: $(grep '^cxx' .tito/build/01/build.ninja)"
 
 step "the reference solution passes with full points"
 for file in $LEARNER_FILES; do cp "$TINYTORCH_SOURCE_DIR/$file" modules/01_tensor/; done

@@ -16,11 +16,8 @@ using Mode = datasets::TinyDigits::Mode;
 namespace {
 
 // The repository root, from this file's path (tests/framework/test_data_tinydigits.cpp).
-std::string repo_root() {
-  std::string path = __FILE__;
-  for (int i = 0; i < 3; ++i) path = path.substr(0, path.find_last_of('/'));
-  return path;
-}
+// From CMake, not __FILE__: a compiler launcher (ccache with base_dir) may make __FILE__ relative.
+std::string repo_root() { return TINYTORCH_TESTS_REPO_ROOT; }
 
 std::vector<int64_t> per_class(const torch::Tensor& targets) {
   std::vector<int64_t> counts(10, 0);

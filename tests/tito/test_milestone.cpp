@@ -435,7 +435,9 @@ int main(int argc, char** argv) {
   std::printf("TITO_RESULT {\"part\":1,\"metric\":\"accuracy\",\"value\":0.5}\n");
   std::fflush(stdout);
   if (argc > 1 && std::strcmp(argv[1], "crash") == 0) std::abort();
-  if (argc > 1 && std::strcmp(argv[1], "hang") == 0) for (;;) {}
+  // volatile: an empty endless loop is undefined behaviour, and Clang removes it.
+  volatile bool hang = argc > 1 && std::strcmp(argv[1], "hang") == 0;
+  while (hang) {}
   std::printf("no newline at the end");
   return 0;
 })");

@@ -194,6 +194,7 @@ TEST_CASE("run_module_tests reports a compile error with every case not run", "[
 
   TestReport report = run_module_tests(toolchain, request_for(workspace, "test_incremental.cpp", time_limit_for(toolchain)));
   CHECK_FALSE(report.build_ok);
+  CHECK_FALSE(report.given_code_failed);  // the error is in the learner's file
   CHECK(report.build_log.find("sum.cpp") != std::string::npos);
   CHECK(report.build_log.find("error") != std::string::npos);
   REQUIRE(report.cases.size() == 2);
@@ -231,6 +232,37 @@ TEST_CASE("run_module_tests runs only the cases a name, a wildcard or a tag sele
   CHECK_FALSE(broken.build_ok);
   REQUIRE(broken.cases.size() == 1);
   CHECK(broken.cases[0].name == "product");
+}
+
+TEST_CASE("run_module_tests blames the given code when the tests do not compile without the learner's", "[run]") {
+  Toolchain toolchain = load_toolchain(TITO_BUILD_DIR);
+  FixtureWorkspace workspace("run_incremental");
+  // What a compiler that cannot build TinyTorch's own code looks like: the module's tests fail to compile.
+  const fs::path test = workspace.root / "module" / "tests" / "test_incremental.cpp";
+  std::ofstream(test, std::ios::app) << "\nint given_code_this_compiler_rejects( { return 0; }\n";
+
+  TestReport report = run_module_tests(toolchain, request_for(workspace, "test_incremental.cpp", time_limit_for(toolchain)));
+  INFO(report.build_log);
+  CHECK_FALSE(report.build_ok);
+  CHECK(report.given_code_failed);
+  CHECK(report.build_log.find("test_incremental.cpp") != std::string::npos);
+  CHECK(report.build_log.find("error") != std::string::npos);
+  REQUIRE(report.cases.size() == 2);
+  for (const auto& c : report.cases) CHECK(c.detail.find("TinyTorch's own code") != std::string::npos);
+}
+
+TEST_CASE("run_module_tests does not blame the given code for a learner's link error", "[run]") {
+  Toolchain toolchain = load_toolchain(TITO_BUILD_DIR);
+  FixtureWorkspace workspace("run_incremental");
+  // No compiler error names the learner's file, yet the tests compile on their own: the learner's fault.
+  std::ofstream(workspace.learner() / "sum.cpp", std::ios::app)
+      << "\nint declared_but_never_defined();\nint uses_it() { return declared_but_never_defined(); }\n";
+
+  TestReport report = run_module_tests(toolchain, request_for(workspace, "test_incremental.cpp", time_limit_for(toolchain)));
+  INFO(report.build_log);
+  CHECK_FALSE(report.build_ok);
+  CHECK_FALSE(report.given_code_failed);
+  CHECK(report.build_log.find("declared_but_never_defined") != std::string::npos);
 }
 
 TEST_CASE("run_module_tests rebuilds only what changed, quickly", "[run][speed]") {

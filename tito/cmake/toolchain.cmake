@@ -1,6 +1,8 @@
 # Writes <build>/tito/toolchain.json: everything tito needs to compile a learner's files and a
 # module's tests against this build of the framework without running CMake again (read by
 # load_toolchain, tito/src/build/toolchain.cpp). Building `tito` builds the libraries it names.
+# The compiler is the one this build was configured with (CXX=clang++ scripts/setup picks Clang):
+# learner code must be compiled by the compiler that built the given libraries it links with.
 find_package(Catch2 REQUIRED)
 
 find_program(TITO_NINJA NAMES ninja ninja-build)
@@ -101,6 +103,8 @@ string(JOIN ",\n    " tito_program_json ${tito_program_entries})
 
 file(GENERATE OUTPUT ${PROJECT_BINARY_DIR}/tito/toolchain.json CONTENT "{
   \"cxx\": \"${CMAKE_CXX_COMPILER}\",
+  \"cxx_id\": \"${CMAKE_CXX_COMPILER_ID}\",
+  \"cxx_version\": \"${CMAKE_CXX_COMPILER_VERSION}\",
   \"cxx_flags\": ${tito_cxx_flags_json},
   \"link_flags\": ${tito_link_flags_json},
   \"module_link_flags\": {

@@ -3,6 +3,7 @@
 // on same-shaped tensors, which the tests use to check learner results, use only given code; only
 // tensors of different shapes go through the learner's infer_size.
 #include <cmath>
+#include <utility>
 
 #include "internal.h"
 #include "runtime/fast_kernels.h"
@@ -120,7 +121,10 @@ bool Tensor::allclose(const Tensor& other, double rtol, double atol, bool equal_
 
 bool Tensor::equal(const Tensor& other) const {
   if (!sizes().equals(other.sizes())) return false;
-  auto [a, b] = aligned(*this, other);
+  // Named variables, not structured bindings: C++17 does not let the lambda below capture those.
+  const std::pair<Tensor, Tensor> both = aligned(*this, other);
+  const Tensor& a = both.first;
+  const Tensor& b = both.second;
   return TT_DISPATCH_ALL_TYPES(a.scalar_type(), "equal", [&] {
     const scalar_t* p = static_cast<const scalar_t*>(a.data_ptr());
     const scalar_t* q = static_cast<const scalar_t*>(b.data_ptr());

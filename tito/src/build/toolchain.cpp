@@ -1,5 +1,6 @@
 // load_toolchain: reads <build>/tito/toolchain.json, which CMake generates (tito/cmake/toolchain.cmake).
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <stdexcept>
 
@@ -34,6 +35,8 @@ Toolchain load_toolchain(const fs::path& build_dir) {
   try {
     nlohmann::json json = nlohmann::json::parse(in);
     toolchain.cxx = json.at("cxx").get<std::string>();
+    toolchain.cxx_id = json.at("cxx_id").get<std::string>();
+    toolchain.cxx_version = json.at("cxx_version").get<std::string>();
     toolchain.cxx_flags = non_empty_strings(json.at("cxx_flags"));
     toolchain.link_flags = non_empty_strings(json.at("link_flags"));
     const nlohmann::json module_link_flags = json.value("module_link_flags", nlohmann::json::object());
@@ -59,6 +62,33 @@ Toolchain load_toolchain(const fs::path& build_dir) {
                              fix_for(build_dir));
   }
   return toolchain;
+}
+
+std::string describe_compiler(const Toolchain& toolchain) {
+  const std::map<std::string, std::string> names = {{"GNU", "GCC"}, {"Clang", "Clang"}, {"AppleClang", "Apple Clang"}};
+  const auto name = names.find(toolchain.cxx_id);
+  std::string description = name != names.end() ? name->second : toolchain.cxx_id;
+  if (!toolchain.cxx_version.empty()) description += (description.empty() ? "" : " ") + toolchain.cxx_version;
+  if (description.empty()) return toolchain.cxx;
+  return description + " (" + toolchain.cxx + ")";
+}
+
+bool is_supported_compiler(const Toolchain& toolchain) {
+  const int major = std::atoi(toolchain.cxx_version.c_str());  // "14.0.6" -> 14
+  if (toolchain.cxx_id == "GNU") return major >= 12;
+  if (toolchain.cxx_id == "Clang") return major >= 14;
+  return false;
+}
+
+std::string install_compiler_command(const Toolchain& toolchain) {
+  const bool clang = fs::path(toolchain.cxx).filename().string().find("clang") != std::string::npos;
+  return std::string("sudo apt-get install ") + (clang ? "clang" : "g++");
+}
+
+std::string switch_compiler_command(const Toolchain& toolchain, const fs::path& source_dir) {
+  // Suggest the other supported compiler; Debian names them g++ and clang++.
+  const std::string other = toolchain.cxx_id == "GNU" ? "clang++" : "g++";
+  return "CXX=" + other + " " + (source_dir / "scripts" / "setup").string();
 }
 
 }  // namespace tito

@@ -109,8 +109,13 @@ void print_code_header(const CodeInBuild& code) {
   std::cout << "\n";
 }
 
-void print_build_failure(const ProgramOutcome& outcome, const Session& session) {
+void print_build_failure(const ProgramOutcome& outcome, const Session& session, const Toolchain& toolchain) {
   const Terminal& out = terminal();
+  if (outcome.given_code_failed) {
+    print_given_code_failure("The milestone's program files", outcome.build_log, describe_compiler(toolchain),
+                             switch_compiler_command(toolchain, session.installation.source_dir), kMaxBuildLogLines);
+    return;
+  }
   std::cout << out.fail_mark() << " " << out.red("The milestone program did not compile against your code.")
             << " Compiler errors (your files first):\n\n";
   std::istringstream ordered(order_build_log(outcome.build_log, session.ws().modules_dir().string()));
@@ -193,7 +198,7 @@ PartRun run_part(const Session& session, const Toolchain& toolchain, const Miles
   // Ctrl-C during the build reaches ninja too (same process group): that is no compile error.
   run.interrupted = outcome.stopped || interrupt_requested();
   if (run.interrupted) return run;
-  if (!outcome.build_ok) print_build_failure(outcome, session);
+  if (!outcome.build_ok) print_build_failure(outcome, session, toolchain);
   const PartVerdict verdict = judge_part(part, results, outcome.failure());
   run.record.passed = verdict.passed;
   run.record.skipped = verdict.skipped;

@@ -134,6 +134,8 @@ TestRun run_tests(const Session& session, const ModuleInfo& module, const TestOp
   run.context.fallback_points = module.points;
   run.context.compact = options.compact;
   run.context.verbose = options.verbose;
+  run.context.compiler = describe_compiler(toolchain);
+  run.context.compiler_fix = switch_compiler_command(toolchain, session.installation.source_dir);
   spdlog::info("module {}: {}", module.number, score_line(run.report, module.points));
   if (options.json) {
     std::cout << report_json(run.report, module.points) << "\n";

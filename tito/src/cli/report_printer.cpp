@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/terminal.h"
+#include "run/module_test_runner.h"
 
 namespace tito {
 namespace {
@@ -125,9 +126,26 @@ std::string score_line(const TestReport& report, int fallback_points) {
                      report.failed_count());
 }
 
+void print_given_code_failure(const std::string& what, const std::string& log, const std::string& compiler,
+                              const std::string& fix, std::size_t max_lines) {
+  const Terminal& out = terminal();
+  std::cout << out.fail_mark() << " " << out.red(fmt::format("TinyTorch's own code does not compile with {}.", compiler))
+            << fmt::format(" {} fail to build without any of your code, so the problem is not in your files.", what)
+            << " Compiler errors:\n\n";
+  std::istringstream lines(log);
+  std::size_t shown = 0;
+  for (std::string line; std::getline(lines, line) && shown < max_lines; ++shown) std::cout << "  " << line << "\n";
+  if (shown == max_lines) std::cout << out.dim("  ... (more errors follow)") << "\n";
+  std::cout << "\n  fix: set TinyTorch up with a supported compiler (" << kSupportedCompilers << "): " << out.command(fix)
+            << "\n\n";
+}
+
 void print_report(const TestReport& report, const ReportContext& context) {
   const Terminal& out = terminal();
-  if (!report.build_ok) {
+  if (report.given_code_failed) {
+    print_given_code_failure("The module's tests", report.build_log, context.compiler, context.compiler_fix,
+                             kMaxBuildLogLines);
+  } else if (!report.build_ok) {
     const std::string learner_dir = context.learner_root.empty() ? context.module_dir : context.learner_root;
     if (context.verbose) {
       std::cout << out.fail_mark() << " " << out.red("Your code did not compile.")

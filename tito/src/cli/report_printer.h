@@ -17,10 +17,18 @@ struct ReportContext {
   bool verbose = false;                   // the compiler's and the program's whole output
   std::string learner_root;               // the folder of every learner module, for compiler errors
   std::string module_number;              // for the commands the report suggests
+  std::string compiler;                   // describe_compiler(toolchain), for a build that fails in given code
+  std::string compiler_fix;               // switch_compiler_command(...), likewise
 };
 
 void print_report(const TestReport& report, const ReportContext& context);
 std::string score_line(const TestReport& report, int fallback_points);  // "Score: 40/100 points, 4 passed, 6 failed"
+
+// For a build whose failure is in TinyTorch's own code (TestReport::given_code_failed): says that it is not
+// the learner's, names the compiler, shows its first `max_lines` lines of errors and the command that
+// sets TinyTorch up with another compiler. `what` names the sources that failed ("the module's tests").
+void print_given_code_failure(const std::string& what, const std::string& log, const std::string& compiler,
+                              const std::string& fix, std::size_t max_lines);
 
 // Compiler output reordered so that diagnostics about files under `first_dir` come first.
 std::string order_build_log(const std::string& log, const std::string& first_dir);

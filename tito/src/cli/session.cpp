@@ -83,7 +83,7 @@ Toolchain load_checked_toolchain(const Installation& installation) {
   if (!executable_exists(toolchain.cxx)) {
     throw UserError(fmt::format("the C++ compiler '{}' named in {} was not found", toolchain.cxx,
                                 (installation.build_dir / "tito" / "toolchain.json").string()),
-                    "sudo apt-get install g++ && " + rebuild_fix(installation));
+                    install_compiler_command(toolchain) + " && " + rebuild_fix(installation));
   }
   return toolchain;
 }

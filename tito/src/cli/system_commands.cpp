@@ -50,6 +50,19 @@ Check check_program(const std::string& label, const std::string& program, const 
   return {label, false, fmt::format("'{}' did not run", program), fix, false};
 }
 
+// The compiler the set-up chose (CMake's, recorded in toolchain.json): learner builds use it too, since
+// they link with the libraries it built.
+Check check_compiler(const Toolchain& toolchain, const Installation& installation) {
+  const std::string name = describe_compiler(toolchain);
+  if (!version_of(toolchain.cxx))
+    return {"C++ compiler", false, fmt::format("{} did not run", name),
+            install_compiler_command(toolchain) + "   (then rebuild the framework)", false};
+  if (!is_supported_compiler(toolchain))
+    return {"C++ compiler", false, fmt::format("{} is not one TinyTorch is tested with ({})", name, kSupportedCompilers),
+            switch_compiler_command(toolchain, installation.source_dir), true};
+  return {"C++ compiler", true, name + ", chosen by the set-up", "", false};
+}
+
 Check check_header(const std::string& header, const std::string& package, const std::vector<fs::path>& extra_dirs) {
   std::vector<fs::path> dirs = {"/usr/include", "/usr/local/include"};
   dirs.insert(dirs.end(), extra_dirs.begin(), extra_dirs.end());
@@ -126,9 +139,11 @@ int run_doctor(const GlobalOptions& options) {
   std::optional<Toolchain> toolchain;
   std::vector<Check> build_checks = check_framework_build(session.installation, toolchain);
 
-  const std::string cxx = toolchain && !toolchain->cxx.empty() ? toolchain->cxx : "c++";
-  checks.push_back(check_program("C++ compiler", cxx, toolchain ? "sudo apt-get install g++   (then rebuild the framework)"
-                                                                 : "sudo apt-get install g++"));
+  if (toolchain) {
+    checks.push_back(check_compiler(*toolchain, session.installation));
+  } else {
+    checks.push_back(check_program("C++ compiler", "c++", "sudo apt-get install g++"));
+  }
   checks.push_back(check_program("cmake", "cmake", "sudo apt-get install cmake"));
   const std::string ninja = toolchain && !toolchain->ninja.empty() ? toolchain->ninja : "ninja";
   checks.push_back(check_program("ninja", ninja, "sudo apt-get install ninja-build"));

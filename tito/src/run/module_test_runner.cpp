@@ -8,6 +8,8 @@
 #include <fstream>
 #include <iterator>
 #include <regex>
+#include <optional>
+#include <sstream>
 #include <stdexcept>
 
 #include "build/captured_command.h"
@@ -28,8 +30,9 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 void require_tools(const Toolchain& toolchain) {
   if (find_executable(toolchain.cxx).empty())
     throw std::runtime_error("the C++ compiler '" + toolchain.cxx +
-                             "' named in tito's toolchain.json is missing or not executable; install it "
-                             "(sudo apt-get install g++) or re-run the set-up (scripts/setup) to pick another");
+                             "' named in tito's toolchain.json is missing or not executable; install it (" +
+                             install_compiler_command(toolchain) +
+                             ") or re-run the set-up (scripts/setup) to pick another");
   if (find_executable(toolchain.ninja).empty())
     throw std::runtime_error("the build tool ninja ('" + toolchain.ninja +
                              "') named in tito's toolchain.json is missing or not executable; install it "
@@ -107,6 +110,33 @@ void use_prebuilt_program_objects(const Toolchain& toolchain, NinjaPlan& plan) {
     else to_compile.push_back(source);
   }
   plan.test_sources = to_compile;
+}
+
+// Whether the compiler placed an error in one of the learner's files ("<dir>/x.cpp:3:7: error: ...").
+// Sources are compiled by absolute path, so diagnostics name them that way.
+bool has_error_in_learner_files(const std::string& log, const std::map<std::string, fs::path>& learner_dirs) {
+  std::istringstream lines(log);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find(": error:") == std::string::npos && line.find(": fatal error:") == std::string::npos) continue;
+    for (const auto& entry : learner_dirs)
+      if (line.rfind(fs::absolute(entry.second).string() + "/", 0) == 0) return true;
+  }
+  return false;
+}
+
+// After a failed build whose errors are not in the learner's files: compiles the test (or program)
+// sources on their own. They include only TinyTorch's headers, never learner code, so if they fail
+// this compiler cannot build the given code. Returns those errors, or nullopt when the sources compile.
+// (Objects that compiled stay built, so the next build does not redo them.)
+std::optional<std::string> given_code_errors(const Toolchain& toolchain, const fs::path& build_dir,
+                                             const NinjaPlan& plan, const std::map<std::string, fs::path>& learner_dirs,
+                                             const std::string& build_log, int jobs) {
+  if (plan.test_sources.empty() || has_error_in_learner_files(build_log, learner_dirs)) return std::nullopt;
+  std::vector<std::string> objects;
+  for (const auto& source : plan.test_sources) objects.push_back(source.object);
+  NinjaRun given = run_ninja(toolchain, build_dir, objects, {}, jobs);
+  if (given.ok) return std::nullopt;
+  return given.log;
 }
 
 // Reads a C++ string literal starting at `at` (on its opening quote); returns false if there is none.
@@ -227,6 +257,12 @@ ProgramOutcome run_program(const Toolchain& toolchain, const ProgramRequest& req
   }
   outcome.build_ok = build.ok;
   outcome.build_log = build.log;
+  if (!outcome.build_ok) {
+    if (auto errors = given_code_errors(toolchain, build_dir, plan, request.learner_dirs, build.log, 2)) {
+      outcome.given_code_failed = true;
+      outcome.build_log = *errors;
+    }
+  }
   outcome.build_seconds = seconds_since(build_start);
   if (!outcome.build_ok) return outcome;
 
@@ -414,6 +450,12 @@ TestReport run_module_tests(const Toolchain& toolchain, const ModuleTestRequest&
   }
   report.build_ok = build.ok;
   report.build_log = build.log;
+  if (!report.build_ok) {
+    if (auto errors = given_code_errors(toolchain, build_dir, plan, request.learner_dirs, build.log, request.build_jobs)) {
+      report.given_code_failed = true;
+      report.build_log = *errors;
+    }
+  }
   report.build_seconds = seconds_since(build_start);
 
   TestSessionSpec session;
@@ -437,7 +479,9 @@ TestReport run_module_tests(const Toolchain& toolchain, const ModuleTestRequest&
   } else {
     for (auto& c : cases_declared_in(request.test_sources))
       if (declared_case_matches(c.name, c.tags, request.filter)) report.cases.push_back(c);
-    for (auto& c : report.cases) c.detail = "the code did not compile";
+    for (auto& c : report.cases)
+      c.detail = report.given_code_failed ? "TinyTorch's own code did not compile with this compiler"
+                                          : "the code did not compile";
   }
   report.run_seconds = seconds_since(run_start);
 

@@ -14,7 +14,9 @@ namespace tito {
 // How to compile against this build of the framework: read from <build>/tito/toolchain.json,
 // which CMake writes (tito/cmake/toolchain.cmake).
 struct Toolchain {
-  std::string cxx;                              // compiler path
+  std::string cxx;                              // compiler path: the one the framework build was configured with
+  std::string cxx_id;                           // CMake's name for it: "GNU", "Clang", "AppleClang"
+  std::string cxx_version;                      // "12.2.0"
   std::vector<std::string> cxx_flags;           // includes -std=c++17, optimisation, sanitizers if any
   std::vector<std::string> link_flags;
   // Flags only a build that includes the module gets: "06" -> {"-Wl,-u,<engine registration>"}.
@@ -35,6 +37,21 @@ Toolchain load_toolchain(const std::filesystem::path& build_dir);
 
 // Called about 5 times a second while a test case runs, and with an empty name once it has ended.
 using LiveStatus = std::function<void(const std::string& case_name, double elapsed_s)>;
+// The compilers TinyTorch is built and tested with (scripts/test --compiler gcc|clang).
+inline constexpr const char* kSupportedCompilers = "GCC 12 or newer, or Clang 14 or newer";
+
+// How messages name the compiler: "Clang 14.0.6 (/usr/bin/clang++)".
+std::string describe_compiler(const Toolchain& toolchain);
+
+// True for GCC >= 12 and Clang >= 14; other compilers may work but are not tested.
+bool is_supported_compiler(const Toolchain& toolchain);
+
+// The Debian command that installs this compiler: "sudo apt-get install clang" for a Clang, else g++.
+std::string install_compiler_command(const Toolchain& toolchain);
+
+// What to run when this compiler cannot build TinyTorch's own code: the set-up again with the other
+// supported compiler, e.g. "CXX=g++ /src/scripts/setup".
+std::string switch_compiler_command(const Toolchain& toolchain, const std::filesystem::path& source_dir);
 
 struct ModuleTestRequest {
   std::string module;                                   // "01"
@@ -102,6 +119,7 @@ struct ProgramRequest {
 struct ProgramOutcome {
   bool build_ok = false;
   std::string build_log;   // compiler messages when the build failed
+  bool given_code_failed = false;  // as in TestReport: the program's own sources do not compile here
   double build_seconds = 0;
   bool started = false;
   bool timed_out = false;

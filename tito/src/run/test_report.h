@@ -49,6 +49,9 @@ struct TestReport {
   std::string module;            // "01"
   bool build_ok = false;
   std::string build_log;         // compiler output when the build failed (and warnings when it did not)
+  // The module's tests do not compile even without the learner's code: this compiler cannot build
+  // TinyTorch's own code (build_log then holds those errors), and no change to the learner's files helps.
+  bool given_code_failed = false;
   double build_seconds = 0;
   double run_seconds = 0;
   std::string filter;            // the test spec that chose the cases ("" = all of them)
