@@ -68,8 +68,9 @@ static void show_gradients() {
   std::cout << "## grad_fn names\n" << loss.grad_fn()->name() << " " << hidden.grad_fn()->name() << " "
             << x.mm(w).grad_fn()->name() << " " << (x * 2).grad_fn()->name() << " " << x.sum(1).grad_fn()->name() << " "
             << x.t().contiguous().grad_fn()->name() << " " << x[0].grad_fn()->name() << "\n";
+  const std::vector<int64_t> every_dim = {0, 1};  // a braced list would also match LibTorch's DimnameList
   std::cout << "## grad_fn names of overloads\n" << x.unsqueeze(0).squeeze(0).grad_fn()->name() << " "
-            << x.unsqueeze(0).squeeze().grad_fn()->name() << " " << x.sum({0, 1}).grad_fn()->name() << " "
+            << x.unsqueeze(0).squeeze().grad_fn()->name() << " " << x.sum(every_dim).grad_fn()->name() << " "
             << x.sum().grad_fn()->name() << " " << (x + 2).grad_fn()->name() << " " << x.pow(2).grad_fn()->name()
             << " " << torch::cat({x, w.t()}).grad_fn()->name() << "\n";
   {
