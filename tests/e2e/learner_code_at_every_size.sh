@@ -11,7 +11,7 @@ export CI=1 NO_COLOR=1
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 fail() { echo "FAIL: $1"; [ -n "${2:-}" ] && echo "$2"; exit 1; }
-expect() { echo "$1" | grep -qF -- "$2" || fail "expected \"$2\" in the output of $3" "$1"; }
+expect() { grep -qF -- "$2" <<<"$1" || fail "expected \"$2\" in the output of $3" "$1"; }
 
 home="$scratch/home"
 mkdir -p "$home/milestones/09_2099_sizes"
@@ -48,14 +48,14 @@ int main() {
       add_ok = add_ok && sum.data_ptr<float>()[i] == pa[i] + pb[i];
       gt_ok = gt_ok && greater.data_ptr<bool>()[i] == (pa[i] > pb[i]);
     }
-    for (int64_t j = 0; j < n; ++j) {
+    for (int64_t col = 0; col < n; ++col) {
       float total = 0;
-      for (int64_t i = 0; i < n; ++i) total += pa[i * n + j];
-      sum_ok = sum_ok && std::fabs(column_sums.data_ptr<float>()[j] - total) <= 1e-3f * n;
+      for (int64_t i = 0; i < n; ++i) total += pa[i * n + col];
+      sum_ok = sum_ok && std::fabs(column_sums.data_ptr<float>()[col] - total) <= 1e-3f * n;
       for (int64_t i = 0; i < n; ++i) {
         float dot = 0;
-        for (int64_t k = 0; k < n; ++k) dot += pa[i * n + k] * pb[k * n + j];
-        mm_ok = mm_ok && std::fabs(product.data_ptr<float>()[i * n + j] - dot) <= 1e-3f * n;
+        for (int64_t k = 0; k < n; ++k) dot += pa[i * n + k] * pb[k * n + col];
+        mm_ok = mm_ok && std::fabs(product.data_ptr<float>()[i * n + col] - dot) <= 1e-3f * n;
       }
     }
     report("a + b", n, add_ok);

@@ -355,3 +355,33 @@ TEST_CASE("module tests and programs share the learner's objects: each file is c
   CHECK(compiled("fx/product.cpp") == 0);
   CHECK(std::count(steps.begin(), steps.end(), "linking module_tests") == 1);
 }
+
+TEST_CASE("a program compiled at set-up is linked as it is while newer than its source", "[run][shared]") {
+  Toolchain toolchain = load_toolchain(TITO_BUILD_DIR);
+  FixtureWorkspace workspace("run_incremental");
+  const fs::path program = workspace.root / "program.cpp";
+  std::ofstream(program) << "int main() { return 0; }\n";
+  std::vector<std::string> steps;
+  auto record = [&](const std::string& line) { steps.push_back(line); };
+  auto compiled_program = [&] { return std::count(steps.begin(), steps.end(), "compiling program.cpp"); };
+
+  ProgramRequest run;
+  run.sources = {program};
+  run.build_dir = workspace.root / "setup";
+  REQUIRE(run_program(toolchain, run, record).exited_cleanly());
+  REQUIRE(compiled_program() == 1);
+  // What tito/cmake/toolchain.cmake does for the milestone programs, here by hand.
+  toolchain.program_objects[fs::weakly_canonical(program)] = run.build_dir / "obj" / "program" / "program.o";
+  toolchain.program_objects_cxx = toolchain.cxx;
+
+  run.build_dir = workspace.root / "first-run";
+  steps.clear();
+  CHECK(run_program(toolchain, run, record).exited_cleanly());
+  CHECK(compiled_program() == 0);
+
+  touch(program);  // a newer source: the set-up's object is stale, so it is compiled as before
+  run.build_dir = workspace.root / "after-edit";
+  steps.clear();
+  CHECK(run_program(toolchain, run, record).exited_cleanly());
+  CHECK(compiled_program() == 1);
+}

@@ -53,7 +53,8 @@ Toolchain load_toolchain(const fs::path& build_dir) {
       toolchain.solution_libs[module] = lib.get<std::string>();
     toolchain.catch_main_lib = json.at("catch_main_lib").get<std::string>();
     toolchain.ninja = json.at("ninja").get<std::string>();
-    for (const auto& [source, object] : json.value("program_objects", nlohmann::json::object()).items())
+    const nlohmann::json program_objects = json.value("program_objects", nlohmann::json::object());
+    for (const auto& [source, object] : program_objects.items())
       toolchain.program_objects[fs::weakly_canonical(source)] = object.get<std::string>();
     toolchain.program_objects_cxx = json.value("program_objects_cxx", "");
     toolchain.sanitized = json.at("sanitized").get<bool>();

@@ -198,7 +198,7 @@ ReleaseResult write_release(const Installation& installation, const Curriculum& 
   for (const auto& module : curriculum.modules())
     instructor_only.push_back(module.variants.lexically_relative(source_dir).generic_string());
   std::vector<std::string> files;
-  std::vector<std::string> other_texts;
+  std::vector<std::string> other_texts, withheld_texts;
   for (const auto& relative : repository_files(source_dir)) {
     if (!is_instructor_only(relative, instructor_only)) {
       files.push_back(relative);
@@ -209,7 +209,7 @@ ReleaseResult write_release(const Installation& installation, const Curriculum& 
     const fs::path file = source_dir / relative;
     if (is_code(relative) && fs::is_regular_file(fs::symlink_status(file, error)) &&
         fs::file_size(file, error) <= kMaxScannedBytes)
-      solution_texts.push_back(read_file(file));
+      withheld_texts.push_back(read_file(file));
   }
   for (const auto& relative : files) {
     const fs::path file = source_dir / relative;
@@ -226,7 +226,11 @@ ReleaseResult write_release(const Installation& installation, const Curriculum& 
     }
   }
   const auto distinctive = distinctive_solution_lines(solution_texts, other_texts);
-  const std::unordered_set<std::string> distinctive_set(distinctive.begin(), distinctive.end());
+  std::unordered_set<std::string> distinctive_set(distinctive.begin(), distinctive.end());
+  // Kernel code is full of short loop headers any test may share; only its longer lines are telling.
+  constexpr std::size_t kWithheldMinChars = 48;
+  for (const auto& line : distinctive_solution_lines(withheld_texts, other_texts, kWithheldMinChars))
+    distinctive_set.insert(line);
 
   say(fmt::format("writing {} files to {}", files.size(), out.string()));
   fs::create_directories(out);
