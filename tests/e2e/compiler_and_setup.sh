@@ -43,7 +43,7 @@ line=$(grep -E '^  \[(ok|x|!)\] C\+\+ compiler' "$OUT") || fail "no compiler lin
 [[ $line =~ ^\ \ \[ok\]\ C\+\+\ compiler\ +$name\ ([0-9.]+)\ \((.*)\),\ chosen\ by\ the\ set-up$ ]] ||
   fail "unexpected compiler line: $line"
 [[ ${BASH_REMATCH[2]} == "$cxx" ]] || fail "doctor names ${BASH_REMATCH[2]}, the build was configured with $cxx"
-"$cxx" --version | head -n 1 | grep -qF "${BASH_REMATCH[1]}" || fail "doctor says version ${BASH_REMATCH[1]}; $cxx --version disagrees"
+grep -qF "${BASH_REMATCH[1]}" <<<"$("$cxx" --version)" || fail "doctor says version ${BASH_REMATCH[1]}; $cxx --version disagrees"
 
 step "a module whose given tests do not compile: not the learner's fault, the compiler and the fix are named"
 # A copy of the self-contained fake source tree whose module test this compiler "cannot build".

@@ -17,7 +17,7 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 cd "$scratch"
 fail() { echo "FAIL: $1"; [ -n "${2:-}" ] && echo "$2"; exit 1; }
-expect() { echo "$1" | grep -qF -- "$2" || fail "expected \"$2\" in the output of $3" "$1"; }
+expect() { grep -qF -- "$2" <<<"$1" || fail "expected \"$2\" in the output of $3" "$1"; }
 
 "$TITO" init ws >/dev/null
 cd ws

@@ -31,7 +31,7 @@ while read -r number points; do
   out=$(cd reference && "$TITO" module start "$number" --reference && "$TITO" module test "$number" 2>&1) || {
     echo "FAIL: the reference of module $number did not pass its tests"; echo "$out"; exit 1; }
   echo "$out" | tail -n 1
-  echo "$out" | grep -q "Score: $points/$points points" || { echo "FAIL: the reference of module $number missed points"; echo "$out"; exit 1; }
+  grep -q "Score: $points/$points points" <<<"$out" || { echo "FAIL: the reference of module $number missed points"; echo "$out"; exit 1; }
   (cd reference && "$TITO" module complete "$number" >/dev/null)
   checked=$((checked + 1))
 done <<< "$modules"
