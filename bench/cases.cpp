@@ -4,6 +4,7 @@
 // Each result is one JSON line (bench/harness.h); scripts/bench runs the programs and compares.
 #include <cstdio>
 #include <exception>
+#include <stdexcept>
 #include <functional>
 #include <string>
 #include <vector>
@@ -181,6 +182,53 @@ void add_case(const std::string& name, bool requires_grad, bool backward, const 
   }
 }
 
+// ---- 6. DataLoader workers: one epoch with a per-example transform, workers(0) against workers(n) ----
+
+// Fashion-MNIST-shaped examples (1x28x28 floats in [0, 1), 10 classes), made up at random: the case
+// measures the loader, not the file reader.
+class FashionLikeDataset : public torch::data::datasets::Dataset<FashionLikeDataset> {
+ public:
+  explicit FashionLikeDataset(int64_t count)
+      : images_(torch::rand({count, 1, 28, 28})), labels_(torch::randint(10, {count})) {}
+  torch::data::Example<> get(size_t index) override {
+    return {images_[static_cast<int64_t>(index)], labels_[static_cast<int64_t>(index)]};
+  }
+  torch::optional<size_t> size() const override { return static_cast<size_t>(labels_.size(0)); }
+
+ private:
+  torch::Tensor images_, labels_;
+};
+
+// The per-example transform: normalise with Fashion-MNIST's mean/std, then a 3x3 box blur built from
+// shifted views (a few dozen small tensor ops per example, like a typical augmentation).
+torch::data::Example<> blur_and_normalize(torch::data::Example<> example) {
+  auto image = (example.data - 0.2860) / 0.3530;
+  auto blurred = torch::zeros({1, 26, 26});
+  for (int64_t dy = 0; dy < 3; ++dy)
+    for (int64_t dx = 0; dx < 3; ++dx) blurred = blurred + image.narrow(1, dy, 26).narrow(2, dx, 26);
+  return {blurred / 9, example.target};
+}
+
+void dataloader_case(const std::string& name, size_t workers, const bench::Options& options) {
+  try {
+    const int64_t examples = 1024;
+    auto dataset = FashionLikeDataset(examples)
+                       .map(torch::data::transforms::Lambda<torch::data::Example<>>(blur_and_normalize))
+                       .map(torch::data::transforms::Stack<>());
+    auto loader = torch::data::make_data_loader<torch::data::samplers::SequentialSampler>(
+        std::move(dataset), torch::data::DataLoaderOptions(64).workers(workers));
+    run_and_print(name, options, 0,
+                  [&] {
+                    int64_t seen = 0;
+                    for (auto& batch : *loader) seen += batch.data.size(0);
+                    if (seen != examples) throw std::runtime_error("the epoch lost examples");
+                  },
+                  {"\"workers\": " + std::to_string(workers), "\"examples_per_epoch\": " + std::to_string(examples)});
+  } catch (const std::exception& error) {
+    bench::print_unavailable(name, BENCH_IMPL, options.threads, std::string("failed: ") + error.what());
+  }
+}
+
 std::vector<Case> all_cases() {
   std::vector<Case> cases;
   for (int64_t n : {64, 256, 512, 1024}) {
@@ -208,6 +256,12 @@ std::vector<Case> all_cases() {
                    [](const bench::Options& o) { add_case("add_1_grad", true, false, o); }});
   cases.push_back({"add_1_backward", "(a + b).backward() round trip",
                    [](const bench::Options& o) { add_case("add_1_backward", true, true, o); }});
+  for (size_t workers : {0, 2}) {
+    const std::string name = "dataloader_workers_" + std::to_string(workers);
+    cases.push_back({name, "one epoch, 1024 Fashion-MNIST-shaped examples, per-example blur + normalise, batch 64, workers(" +
+                               std::to_string(workers) + ")",
+                     [name, workers](const bench::Options& o) { dataloader_case(name, workers, o); }});
+  }
   return cases;
 }
 

@@ -83,3 +83,40 @@ std::string str(const Args&... args) {
       throw ::tinytorch::Error(::tinytorch::detail::str(__VA_ARGS__));  \
     }                                                                   \
   } while (false)
+
+namespace tinytorch {
+namespace detail {
+// TORCH_CHECK's message: the caller's parts, or LibTorch's default text when there are none.
+inline std::string torch_check_message(const char* condition) {
+  return str("Expected ", condition, " to be true, but got false.  (Could this error message be improved?  If so, ",
+             "please report an enhancement request to PyTorch.)");
+}
+template <typename First, typename... Rest>
+std::string torch_check_message(const char* /*condition*/, const First& first, const Rest&... rest) {
+  return str(first, rest...);
+}
+template <typename... Args>
+std::string internal_assert_message(const char* condition, const char* file, int line, const Args&... args) {
+  return str(condition, " INTERNAL ASSERT FAILED at \"", file, "\":", line, ", please report a bug to PyTorch. ",
+             args...);
+}
+}  // namespace detail
+}  // namespace tinytorch
+
+// LibTorch's checks, with its wording: TORCH_CHECK(cond, parts...) throws c10::Error (tinytorch::Error)
+// with the parts streamed together; AT_ASSERT / TORCH_INTERNAL_ASSERT report an internal bug.
+#define TORCH_CHECK(condition, ...)                                                                \
+  do {                                                                                             \
+    if (!(condition)) {                                                                            \
+      throw ::tinytorch::Error(::tinytorch::detail::torch_check_message(#condition, ##__VA_ARGS__)); \
+    }                                                                                              \
+  } while (false)
+#define TORCH_INTERNAL_ASSERT(condition, ...)                                                                 \
+  do {                                                                                                        \
+    if (!(condition)) {                                                                                       \
+      throw ::tinytorch::Error(                                                                               \
+          ::tinytorch::detail::internal_assert_message(#condition, __FILE__, __LINE__, ##__VA_ARGS__));       \
+    }                                                                                                         \
+  } while (false)
+#define AT_ASSERT(...) TORCH_INTERNAL_ASSERT(__VA_ARGS__)
+

@@ -97,4 +97,22 @@ inline Tensor concatenate(TensorList tensors, int64_t dim = 0) { return cat(tens
 ScalarType result_type(const Tensor& a, const Tensor& b);
 ScalarType result_type(const Tensor& a, const Scalar& b);
 
+// Splitting (views) and norms, LibTorch's free spellings of the Tensor methods.
+inline std::vector<Tensor> split(const Tensor& t, int64_t split_size, int64_t dim = 0) { return t.split(split_size, dim); }
+inline std::vector<Tensor> split_with_sizes(const Tensor& t, IntArrayRef split_sizes, int64_t dim = 0) {
+  return t.split_with_sizes(split_sizes, dim);
+}
+inline std::vector<Tensor> chunk(const Tensor& t, int64_t chunks, int64_t dim = 0) { return t.chunk(chunks, dim); }
+inline std::vector<Tensor> unbind(const Tensor& t, int64_t dim = 0) { return t.unbind(dim); }
+inline Tensor unflatten(const Tensor& t, int64_t dim, IntArrayRef sizes) { return t.unflatten(dim, sizes); }
+inline Tensor norm(const Tensor& t, const Scalar& p = 2) { return t.norm(p); }
+inline Tensor norm(const Tensor& t, const std::optional<Scalar>& p, IntArrayRef dim, bool keepdim = false) {
+  return t.norm(p, dim, keepdim);
+}
+Tensor frobenius_norm(const Tensor& t);
+Tensor frobenius_norm(const Tensor& t, IntArrayRef dim, bool keepdim = false);
+
+// torch::dropout(input, p, train): inverted dropout as a function (nn::Dropout is the module).
+Tensor dropout(const Tensor& input, double p, bool train);
+
 }  // namespace tinytorch

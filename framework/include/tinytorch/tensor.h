@@ -115,11 +115,23 @@ class Tensor {
   Tensor to(TypeMeta dtype, bool non_blocking = false, bool copy = false) const {
     return to(dtype.toScalarType(), non_blocking, copy);
   }
+  // Devices (tinytorch/device.h): tensors live on the CPU; asking for CUDA fails as a CPU-only LibTorch does.
+  Device device() const { return Device(DeviceType::CPU); }
+  bool is_cpu() const { return true; }
+  bool is_cuda() const { return false; }
+  Tensor to(Device device, ScalarType dtype, bool non_blocking = false, bool copy = false) const;
+  Tensor to(Device device, bool non_blocking = false, bool copy = false) const;
+  Tensor to(const TensorOptions& options, bool non_blocking = false, bool copy = false) const;
+  Tensor cpu() const { return *this; }
+  Tensor cuda() const;
   Tensor clone() const;
   Tensor contiguous() const;
   Tensor& copy_(const Tensor& src, bool non_blocking = false);
   Tensor& zero_();
   Tensor& fill_(const Scalar& value);
+  // LibTorch's in-place methods are const (a Tensor is a handle): `x.grad().zero_()` compiles.
+  const Tensor& zero_() const { return const_cast<Tensor&>(*this).zero_(); }
+  const Tensor& fill_(const Scalar& value) const { return const_cast<Tensor&>(*this).fill_(value); }
 
   // ---- Views: new sizes/strides over the same storage ----
   Tensor view(IntArrayRef size) const;
@@ -140,6 +152,12 @@ class Tensor {
   Tensor slice(int64_t dim = 0, std::optional<int64_t> start = std::nullopt,
                std::optional<int64_t> end = std::nullopt, int64_t step = 1) const;
   Tensor operator[](int64_t index) const { return select(0, index); }
+  // Splitting into views (src/01_tensor/splits_and_norms.cpp), composed of narrow/select/view.
+  std::vector<Tensor> split(int64_t split_size, int64_t dim = 0) const;
+  std::vector<Tensor> split_with_sizes(IntArrayRef split_sizes, int64_t dim = 0) const;
+  std::vector<Tensor> chunk(int64_t chunks, int64_t dim = 0) const;
+  std::vector<Tensor> unbind(int64_t dim = 0) const;
+  Tensor unflatten(int64_t dim, IntArrayRef sizes) const;
   // t.index({Slice(0, 2), 1, None, Ellipsis}) with tinytorch/indexing.h (included by torch.h).
   Tensor index(ArrayRef<indexing::TensorIndex> indices) const;
   Tensor index(std::initializer_list<indexing::TensorIndex> indices) const;
@@ -207,6 +225,9 @@ class Tensor {
   std::tuple<Tensor, Tensor> min(int64_t dim, bool keepdim = false) const;
   Tensor argmax(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
   Tensor argmin(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
+  // Vector p-norms (p = 2, 1, inf, -inf, 0 or any real) over all elements or over dims.
+  Tensor norm(const Scalar& p = 2) const;
+  Tensor norm(const std::optional<Scalar>& p, IntArrayRef dim, bool keepdim = false) const;
 
   // ---- Comparisons (results are kBool) ----
   Tensor eq(const Tensor& other) const;
@@ -243,6 +264,7 @@ class Tensor {
   void retain_grad() const;
   bool retains_grad() const;
   Tensor detach() const;
+  Tensor data() const { return detach(); }  // LibTorch's .data(): the values, outside the graph
 
  private:
   std::shared_ptr<TensorImpl> impl_;

@@ -3,6 +3,7 @@
 // TinyTorch is CPU-only and strided-only, so a dtype and requires_grad are all it carries.
 #include <optional>
 
+#include "tinytorch/device.h"
 #include "tinytorch/scalar_type.h"
 
 namespace tinytorch {
@@ -26,6 +27,14 @@ class TensorOptions {
     return copy;
   }
 
+  // CPU-only: any device is accepted as LibTorch spells it, a CUDA one fails as a CPU-only LibTorch does.
+  TensorOptions device(Device device) const {
+    check_device_is_cpu(device);
+    return *this;
+  }
+  TensorOptions device(DeviceType type, DeviceIndex index = -1) const { return device(Device(type, index)); }
+  Device device() const { return Device(DeviceType::CPU); }
+
   TypeMeta dtype() const { return TypeMeta(dtype_.value_or(default_dtype())); }
   bool has_dtype() const { return dtype_.has_value(); }
   std::optional<ScalarType> dtype_opt() const { return dtype_; }
@@ -38,6 +47,7 @@ class TensorOptions {
 
 // LibTorch's free builders: torch::dtype(torch::kLong), torch::requires_grad().
 inline TensorOptions dtype(ScalarType dtype) { return TensorOptions().dtype(dtype); }
+inline TensorOptions device(Device device) { return TensorOptions().device(device); }
 inline TensorOptions requires_grad(bool requires_grad = true) {
   return TensorOptions().requires_grad(requires_grad);
 }

@@ -2,11 +2,31 @@
 // The umbrella header: everything TinyTorch has, under LibTorch's names. A LibTorch program that
 // uses only what exists here compiles with `#include <torch/torch.h>` replaced by this include:
 // `torch::`, `at::` and `c10::Error` all resolve to tinytorch.
+// What LibTorch's torch/torch.h brings in with it, so programs that rely on it (std::isnan, std::cout,
+// std::function...) compile unchanged.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <numeric>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
 #include "tinytorch/activations.h"
 #include "tinytorch/allocator.h"
 #include "tinytorch/autograd.h"
 #include "tinytorch/convolution.h"
 #include "tinytorch/data/data.h"
+#include "tinytorch/device.h"
 #include "tinytorch/dispatch.h"
 #include "tinytorch/errors.h"
 #include "tinytorch/factories.h"
@@ -29,6 +49,12 @@
 #include "tinytorch/tensor_options.h"
 #include "tinytorch/training.h"
 
+namespace tinytorch {
+// LibTorch programs spell std::optional as torch::optional / c10::optional (Dataset::size()).
+template <typename T>
+using optional = std::optional<T>;
+}  // namespace tinytorch
+
 namespace torch = ::tinytorch;
 namespace at = ::tinytorch;
 namespace c10 {
@@ -43,4 +69,12 @@ using ::tinytorch::kBool;
 using ::tinytorch::kDouble;
 using ::tinytorch::kFloat;
 using ::tinytorch::kLong;
+using Device = ::tinytorch::Device;
+using DeviceType = ::tinytorch::DeviceType;
+using ::tinytorch::kCPU;
+using ::tinytorch::kCUDA;
+template <typename T>
+using optional = std::optional<T>;
+using std::make_optional;
+using std::nullopt;
 }  // namespace c10

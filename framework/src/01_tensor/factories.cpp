@@ -98,8 +98,10 @@ Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, TensorOpt
   Tensor t = empty({steps}, options.requires_grad(false));
   const double a = start.toDouble(), b = end.toDouble();
   const double step = steps > 1 ? (b - a) / static_cast<double>(steps - 1) : 0.0;
-  // Like LibTorch, the second half is computed from the end so that the last value is exactly `end`.
+  // Like LibTorch, the second half is computed from the end so that the last value is exactly `end`;
+  // a single step is `start` (LibTorch's linspace(a, b, 1) is [a]).
   fill_contiguous(t, [&](int64_t i) {
+    if (steps == 1) return a;
     return i < steps / 2 ? a + step * static_cast<double>(i) : b - step * static_cast<double>(steps - 1 - i);
   });
   return finish(t, options);

@@ -140,8 +140,10 @@ void print_blocks(std::ostream& out, const Tensor& values, int64_t linesize) {
     out << "(";
     for (int64_t d = 0; d < outer_dims; ++d) out << index[d] + 1 << ",";
     out << ".,.) = " << std::endl;
-    print_matrix(out, data + m * rows * cols, rows, cols, linesize, 1);
-    for (int64_t d = outer_dims - 1; d >= 0; --d) {  // next matrix, last outer index fastest
+    int64_t offset = 0;  // values is contiguous: matrix (i, j, ...) starts at the row-major offset
+    for (int64_t d = 0; d < outer_dims; ++d) offset = offset * values.size(d) + index[d];
+    print_matrix(out, data + offset * rows * cols, rows, cols, linesize, 1);
+    for (int64_t d = 0; d < outer_dims; ++d) {  // next matrix: LibTorch counts the FIRST outer index fastest
       if (++index[d] < values.size(d)) break;
       index[d] = 0;
     }

@@ -7,3 +7,11 @@
 #include "tinytorch/data/samplers.h"
 #include "tinytorch/data/tensor_ops.h"
 #include "tinytorch/data/transforms.h"
+
+namespace tinytorch {
+namespace data {
+// LibTorch's short spellings: torch::data::Dataset<Self> for torch::data::datasets::Dataset<Self>.
+using datasets::BatchDataset;
+using datasets::Dataset;
+}  // namespace data
+}  // namespace tinytorch

@@ -81,6 +81,13 @@ class Module : public std::enable_shared_from_this<Module> {
   // (true); LibTorch 1.13's Module::zero_grad defaulted to false.
   void zero_grad(bool set_to_none = true);
 
+  // ---- Device and dtype (src/03_layers/module_to.cpp) ----
+  // Converts every parameter and buffer in place (the tensors keep their identity, so optimizers
+  // built earlier still hold them). CPU-only: a CUDA device fails as a CPU-only LibTorch does.
+  virtual void to(Device device, ScalarType dtype, bool non_blocking = false);
+  virtual void to(ScalarType dtype, bool non_blocking = false);
+  virtual void to(Device device, bool non_blocking = false);
+
   // ---- Training mode (Dropout and BatchNorm behave differently in eval) ----
   virtual void train(bool on = true);
   void eval() { train(false); }

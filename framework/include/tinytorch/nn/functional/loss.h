@@ -9,6 +9,7 @@
 #include <iostream>
 #include <utility>
 #include <variant>
+#include <vector>
 
 #include "tinytorch/losses.h"
 #include "tinytorch/nn/arg.h"
@@ -100,6 +101,23 @@ inline void warn_if_sizes_differ(const Tensor& input, const Tensor& target, cons
             << input.sizes() << "). This will likely lead to incorrect results due to broadcasting. "
             << "Please ensure they have the same size. (function " << function << ")\n";
 }
+// Class-index losses on (N, C, d1, ..., dk) inputs with (N, d1, ..., dk) targets, as LibTorch takes
+// them: the classes are moved last and every position becomes a row of an (N * d1 * ... * dk, C)
+// problem; reduction 'none' gives the per-position losses back in the target's shape. The mean
+// (weighted or not) over all positions is the same mean the flattened problem takes.
+template <typename LossOf2d>
+Tensor over_spatial_dims(const Tensor& input, const Tensor& target, LossOf2d loss_of_2d, bool reduction_none) {
+  if (input.dim() <= 2) return loss_of_2d(input, target);
+  std::vector<int64_t> expected{input.size(0)};
+  for (int64_t d = 2; d < input.dim(); ++d) expected.push_back(input.size(d));
+  TT_CHECK(target.sizes() == IntArrayRef(expected), "Expected target size ", IntArrayRef(expected), ", got ",
+           target.sizes());
+  std::vector<int64_t> classes_last{0};
+  for (int64_t d = 2; d < input.dim(); ++d) classes_last.push_back(d);
+  classes_last.push_back(1);
+  Tensor loss = loss_of_2d(input.permute(classes_last).reshape({-1, input.size(1)}), target.reshape({-1}));
+  return reduction_none ? loss.view(target.sizes()) : loss;
+}
 }  // namespace detail
 
 inline Tensor mse_loss(const Tensor& input, const Tensor& target, const MSELossFuncOptions& options = {}) {
@@ -111,14 +129,24 @@ inline Tensor nll_loss(const Tensor& input, const Tensor& target, const NLLLossF
   TT_CHECK(input.dim() >= 2, "Expected 2 or more dimensions (got ", input.dim(), ")");
   TT_CHECK(input.size(0) == target.size(0), "Expected input batch_size (", input.size(0),
            ") to match target batch_size (", target.size(0), ").");
-  return ::tinytorch::nll_loss(input, target, options.weight(), enumtype::reduction_get_enum(options.reduction()),
-                               options.ignore_index());
+  const auto reduction = enumtype::reduction_get_enum(options.reduction());
+  return detail::over_spatial_dims(
+      input, target,
+      [&](const Tensor& rows, const Tensor& labels) {
+        return ::tinytorch::nll_loss(rows, labels, options.weight(), reduction, options.ignore_index());
+      },
+      reduction == Reduction::None);
 }
 
 inline Tensor cross_entropy(const Tensor& input, const Tensor& target, const CrossEntropyFuncOptions& options = {}) {
-  return ::tinytorch::cross_entropy_loss(input, target, options.weight(),
-                                         enumtype::reduction_get_enum(options.reduction()), options.ignore_index(),
-                                         options.label_smoothing());
+  const auto reduction = enumtype::reduction_get_enum(options.reduction());
+  return detail::over_spatial_dims(
+      input, target,
+      [&](const Tensor& rows, const Tensor& labels) {
+        return ::tinytorch::cross_entropy_loss(rows, labels, options.weight(), reduction, options.ignore_index(),
+                                               options.label_smoothing());
+      },
+      reduction == Reduction::None);
 }
 
 inline Tensor binary_cross_entropy(const Tensor& input, const Tensor& target,
