@@ -99,6 +99,7 @@ took=$(( $(date +%s) - start ))
 expect "still running: reshape and view infer one -1 dimension (10 s)"
 expect "timed out"
 expect "where: it was still running at shape_ops.cpp:$line in tinytorch::"
+expect "re-running the 1 test case not yet run"
 expect "stopped after [0-9] s: it hangs where 'reshape and view infer one -1 dimension' did"
 # One full limit (30 s) for the first case; the second is stopped within seconds, not after 30 more.
 (( took < 50 )) || fail "two hanging cases took $took s"

@@ -144,6 +144,13 @@ TEST_CASE("run_module_tests gives every fixture case its status and carries on a
   INFO("read_through: " << crashed.diagnosis);
   CHECK(crashed.diagnosis.find("fixture_ops.cpp:" + line_of(learner_file, "return *pointer")) != std::string::npos);
   CHECK(crashed.output.find("tito-backtrace") == std::string::npos);  // raw addresses are not for the learner
+  // The failure before the crash arrives once, as an event; the output holds the learner's prints,
+  // not Catch2's report of the same failure.
+  REQUIRE(crashed.failures.size() == 1);
+  CHECK(crashed.failures[0].actual == "2");
+  CHECK(crashed.output.find("learner's own print") != std::string::npos);
+  CHECK(crashed.output.find("FAILED") == std::string::npos);
+  CHECK(crashed.output.find("with expansion") == std::string::npos);
 
   // A crash is run again under AddressSanitizer, which names the kind of error.
   const CaseResult& overflow = find_case(report, "write_past_end overflows the heap");
