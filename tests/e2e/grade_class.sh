@@ -73,9 +73,10 @@ row() { grep "^$1," grades/grades.csv || fail "no row for $1"; }
 expect_row() {  # LEARNER REGEX
   grep -qE "$2" <<<"$(row "$1")" || { cat grades/grades.csv; fail "row of $1 does not match $2: $(row "$1")"; }
 }
-expect_row ivan    '^ivan,100,100,100,graded \(1 flag\)'
+# Every workspace here is the reference copied unchanged for 01 and 02: one flag per module says so.
+expect_row ivan    '^ivan,100,100,100,graded \(3 flags\)'
 expect_row heidi   '^heidi,100,100,100,graded'
-expect_row judy    '^judy,100,100,100,graded$'
+expect_row judy    '^judy,100,100,100,graded \(2 flags\)$'
 expect_row bob     '^bob,[1-9][0-9]?,'
 expect_row carol   '^carol,0,0,100,graded'
 expect_row dave    '^dave,[1-9][0-9]?,'
@@ -101,6 +102,7 @@ assert "error" in statuses("bob") and any("relu left for later" in c["message"] 
 assert g["carol"]["modules"][0]["status"] == "build failed" and "not C++" in g["carol"]["modules"][0]["note"]
 assert any("test_activations.cpp differs" in f for f in g["ivan"]["flags"]), g["ivan"]["flags"]
 assert any("progress.json is damaged" in f for f in g["heidi"]["flags"]), g["heidi"]["flags"]
+assert sum("the reference solution unchanged" in f for f in g["judy"]["flags"]) == 2, g["judy"]["flags"]
 for who in ("bob", "dave", "erin"):  # only the broken function's tests are lost
     assert 0 < g[who]["earned"] < 100, (who, g[who]["earned"])
     assert all(c["status"] != "passed" for n, c in cases(who).items() if n.startswith("relu ")), who
