@@ -10,26 +10,10 @@
 # Needs: TITO, TINYTORCH_SOURCE_DIR, TINYTORCH_BUILD_DIR (a configured and built tree).
 set -euo pipefail
 
-: "${TITO:?set TITO to the tito binary}"
-: "${TINYTORCH_SOURCE_DIR:?set TINYTORCH_SOURCE_DIR}"
-: "${TINYTORCH_BUILD_DIR:?set TINYTORCH_BUILD_DIR}"
-export CI=1 NO_COLOR=1 TITO_HOME="$TINYTORCH_SOURCE_DIR" TITO_BUILD_DIR="$TINYTORCH_BUILD_DIR"
-unset TITO_WORKSPACE
-
-SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/tito-diagnostics-XXXXXX")
-trap 'rm -rf "$SCRATCH"' EXIT
-OUT="$SCRATCH/out.txt"
-
-step() { echo "--- $*"; }
-fail() { echo "FAILED: $*"; echo "--- last output:"; cat "$OUT" 2>/dev/null || true; exit 1; }
+source "$(dirname "${BASH_SOURCE[0]}")/lib/learner_env.bash"
+e2e_scratch diagnostics
 expect() { grep -q -- "$1" "$OUT" || fail "expected '$1' in the output of the last command"; }
 reject() { if grep -q -- "$1" "$OUT"; then fail "did not expect '$1' in the output"; fi; }
-run() {
-  local expected=$1; shift
-  local rc=0
-  "$@" >"$OUT" 2>&1 || rc=$?
-  [[ $rc == "$expected" ]] || fail "'$*' exited $rc, expected $expected"
-}
 # plant FILE PATTERN TEXT: insert TEXT after the first line matching PATTERN (fails if none does).
 plant() {
   grep -qF -- "$2" "$1" || fail "cannot plant: no '$2' in $1"

@@ -5,22 +5,10 @@
 # Needs: TITO (the binary), TINYTORCH_SOURCE_DIR, TINYTORCH_BUILD_DIR.
 set -euo pipefail
 
-: "${TITO:?set TITO to the tito binary}" "${TINYTORCH_SOURCE_DIR:?}" "${TINYTORCH_BUILD_DIR:?}"
-export CI=1 NO_COLOR=1 TITO_HOME="$TINYTORCH_SOURCE_DIR" TITO_BUILD_DIR="$TINYTORCH_BUILD_DIR"
-unset TITO_WORKSPACE
-
-SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/tito-help-XXXXXX")
-trap 'rm -rf "$SCRATCH"' EXIT
-OUT="$SCRATCH/out.txt"
-step() { echo "--- $*"; }
-fail() { echo "FAILED: $*"; echo "--- last output:"; cat "$OUT" 2>/dev/null || true; exit 1; }
+source "$(dirname "${BASH_SOURCE[0]}")/lib/learner_env.bash"
+e2e_scratch help
 expect() { grep -qF -- "$1" "$OUT" || fail "expected '$1' in the output of the last command"; }
 reject() { if grep -qF -- "$1" "$OUT"; then fail "did not expect '$1' in the output"; fi; }
-run() {
-  local expected=$1 rc=0; shift
-  "$@" >"$OUT" 2>&1 || rc=$?
-  [[ $rc == "$expected" ]] || fail "'$*' exited $rc, expected $expected"
-}
 
 cd "$SCRATCH"
 run 0 "$TITO" init ws

@@ -1,0 +1,25 @@
+# Shared set-up of the e2e stories that drive tito as a learner would (sourced, not run; ctest runs only
+# tests/e2e/*.sh). After `source`: tito points at the tree under test, $SCRATCH is a temporary folder
+# removed on exit, $OUT holds the last command's output, and step/fail/run are defined. Each story keeps
+# its own expect/reject, since some match fixed strings and some patterns.
+#   e2e_scratch NAME    makes $SCRATCH (".../tito-NAME-XXXXXX") and $OUT
+: "${TITO:?set TITO to the tito binary}"
+: "${TINYTORCH_SOURCE_DIR:?set TINYTORCH_SOURCE_DIR}"
+: "${TINYTORCH_BUILD_DIR:?set TINYTORCH_BUILD_DIR}"
+export CI=1 NO_COLOR=1 TITO_HOME="$TINYTORCH_SOURCE_DIR" TITO_BUILD_DIR="$TINYTORCH_BUILD_DIR"
+unset TITO_WORKSPACE
+
+e2e_scratch() {
+  SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/tito-$1-XXXXXX")
+  trap 'rm -rf "$SCRATCH"' EXIT
+  OUT="$SCRATCH/out.txt"
+}
+
+step() { echo "--- $*"; }
+fail() { echo "FAILED: $*"; echo "--- last output:"; cat "$OUT" 2>/dev/null || true; exit 1; }
+# run EXPECTED_RC cmd...: runs in the current directory, output to $OUT, checks the exit code.
+run() {
+  local expected=$1 rc=0; shift
+  "$@" >"$OUT" 2>&1 || rc=$?
+  [[ $rc == "$expected" ]] || fail "'$*' exited $rc, expected $expected"
+}
