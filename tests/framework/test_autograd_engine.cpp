@@ -297,13 +297,15 @@ TEST_CASE("the engine sums a broadcast gradient to its input's shape and dtype, 
           "[autograd]") {
   auto x = torch::ones({2}, torch::requires_grad());
   Tensor out = torch::zeros({4, 2});
-  tinytorch::record_op("test_broadcast", {x}, {out});
+  static tinytorch::OpHandle test_broadcast_op("test_broadcast");
+  tinytorch::record_op(test_broadcast_op, {x}, {out});
   CHECK(node_name(out) == "BroadcastBackward0");
   out.sum().backward();
   CHECK(x.grad().scalar_type() == torch::kFloat);
   CHECK(values(x.grad()) == std::vector<double>{4, 4});
   Tensor wrong = torch::zeros({2});
-  tinytorch::record_op("test_wrong_shape", {x}, {wrong});
+  static tinytorch::OpHandle test_wrong_shape_op("test_wrong_shape");
+  tinytorch::record_op(test_wrong_shape_op, {x}, {wrong});
   CHECK_THROWS_WITH(wrong.sum().backward(),
                     "Function WrongShapeBackward0 returned an invalid gradient at index 0 - got [3] but expected "
                     "shape compatible with [2]");
@@ -475,7 +477,8 @@ TEST_CASE("an op without a backward rule says so at backward time", "[autograd]"
   auto x = torch::ones({2}, torch::requires_grad());
   Tensor out = torch::zeros({2});
   tinytorch::OpAttributes attributes;
-  tinytorch::record_op("mystery_op", {x}, {out}, attributes);
+  static tinytorch::OpHandle mystery_op("mystery_op");
+  tinytorch::record_op(mystery_op, {x}, {out}, attributes);
   CHECK(node_name(out) == "NotImplemented");
   CHECK_THROWS_WITH(out.sum().backward(), "the derivative for 'mystery_op' is not implemented.");
 }

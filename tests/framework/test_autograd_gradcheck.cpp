@@ -288,6 +288,20 @@ TEST_CASE("gradcheck: in-place ops and copies on computed tensors", "[autograd][
   check_gradients([](const std::vector<Tensor>& v) { Tensor t = v[0] * 1; return t.fill_(2) * v[0]; }, {a});
 }
 
+TEST_CASE("gradcheck: cat and stack join inputs along an existing or a new dim", "[autograd][gradcheck]") {
+  torch::manual_seed(9);
+  const Tensor a = random_tensor({2, 3}), b = random_tensor({2, 3});
+  const Tensor c = random_tensor({1, 3}), d = random_tensor({1, 3});
+  check_gradients([](const std::vector<Tensor>& v) { return torch::cat({v[0], v[1] * v[2], v[0]}); }, {a, c, d});
+  check_gradients([](const std::vector<Tensor>& v) { return torch::cat({v[0], v[1]}, -1); }, {a, b});
+  for (int64_t dim : {0, 1, 2, -1}) {
+    INFO("stack at dim " << dim);
+    check_gradients([dim](const std::vector<Tensor>& v) { return torch::stack({v[0], v[1] * v[0], v[1]}, dim); },
+                    {a, b});
+  }
+  check_second_order([](const std::vector<Tensor>& v) { return torch::stack({v[0] * v[0], v[1]}, 1); }, {a, b});
+}
+
 TEST_CASE("gradcheck: second derivatives through create_graph", "[autograd][gradcheck]") {
   torch::manual_seed(9);
   const Tensor x = random_tensor({2, 3}), w = random_tensor({3, 2});

@@ -103,6 +103,25 @@ TEST_CASE("stack promotes dtypes and names the entry that does not fit", "[data]
                     Catch::Contains("Dimension out of range (expected to be in range of [-2, 1], but got 2)"));
 }
 
+TEST_CASE("stack's backward gives each entry its slice of the gradient", "[data][stack][autograd]") {
+  auto a = torch::tensor({1.0, 2.0}, torch::requires_grad());
+  auto b = torch::tensor({3.0, 4.0}, torch::dtype(torch::kDouble).requires_grad(true));
+  const auto constant = torch::zeros({2});
+  const auto out = torch::stack({a, constant, b}, 1);  // (2, 3), promoted to double
+  REQUIRE(out.grad_fn() != nullptr);
+  CHECK(out.grad_fn()->name() == "StackBackward0");  // LibTorch's node name
+  CHECK(out.grad_fn()->next_edges().size() == 3);
+  CHECK_FALSE(out.grad_fn()->next_edges()[1].is_valid());  // the constant needs no gradient
+  const auto weight = torch::arange(6, torch::kDouble).reshape({2, 3});
+  (out * weight).sum().backward();
+  CHECK(doubles_of(a.grad()) == std::vector<double>{0, 3});  // column 0 of the weight
+  CHECK(a.grad().scalar_type() == torch::kFloat);             // converted back from the double result
+  CHECK(doubles_of(b.grad()) == std::vector<double>{2, 5});  // column 2
+  // Without grad mode the result is a plain tensor, as LibTorch's.
+  torch::NoGradGuard no_grad;
+  CHECK(torch::stack({a, b}).grad_fn() == nullptr);
+}
+
 TEST_CASE("randperm is a permutation that manual_seed reproduces", "[data][randperm]") {
   torch::manual_seed(123);
   auto p = torch::randperm(50);

@@ -50,7 +50,7 @@ struct RecordingLayer : tinytorch::AutogradLayer {
   std::shared_ptr<tinytorch::autograd::Node> no_node;
 
   void record(const tinytorch::OpRecord& op) override {
-    names.emplace_back(op.name);
+    names.emplace_back(op.name());
     input_counts.push_back(static_cast<int64_t>(op.inputs.size()));
     output_counts.push_back(static_cast<int64_t>(op.outputs.size()));
     dims.push_back(op.attributes.dims.vec());

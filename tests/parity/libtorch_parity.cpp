@@ -72,13 +72,21 @@ static void show_gradients() {
   std::cout << "## grad_fn names of overloads\n" << x.unsqueeze(0).squeeze(0).grad_fn()->name() << " "
             << x.unsqueeze(0).squeeze().grad_fn()->name() << " " << x.sum(every_dim).grad_fn()->name() << " "
             << x.sum().grad_fn()->name() << " " << (x + 2).grad_fn()->name() << " " << x.pow(2).grad_fn()->name()
-            << " " << torch::cat({x, w.t()}).grad_fn()->name() << "\n";
+            << " " << torch::cat({x, w.t()}).grad_fn()->name() << " " << torch::stack({x, x}).grad_fn()->name()
+            << "\n";
   {
     auto joined = torch::cat({x, w.t(), x * 3}, 0);
     auto weights = torch::arange(18, torch::kDouble).reshape({6, 3});
     auto grads = torch::autograd::grad({(joined * weights).sum()}, {x, w});
     show("grad cat x", grads[0]);
     show("grad cat w", grads[1]);
+  }
+  {
+    auto stacked = torch::stack({x, w.t(), x * 3}, 1);  // (2, 3, 3)
+    auto weights = torch::arange(18, torch::kDouble).reshape({2, 3, 3});
+    auto grads = torch::autograd::grad({(stacked * weights).sum()}, {x, w});
+    show("grad stack x", grads[0]);
+    show("grad stack w", grads[1]);
   }
   loss.backward();
   show("grad x", x.grad());

@@ -14,11 +14,12 @@
 //                 ctx.needs_input_grad(1) ? self.t().mm(ctx.grad()) : Tensor()};
 //       }});
 //
-// The op's forward calls record_op("mm", ...) (tinytorch/dispatch.h) after its kernel; that is the
-// whole of its wiring. Declarations are plain data and functions over Tensors: modules 01-05 carry
-// them but never run them. Module 06's one generic node reads them: when some input requires grad it
-// keeps what `save` chose (saved tensors become SavedVariables), a copy of the op's attributes and
-// which inputs need a gradient, and on backward calls `backward`. Its engine then does what every
+// The op's forward calls record_op(mm_op, ...) after its kernel, mm_op being a static
+// OpHandle mm_op("mm") (tinytorch/dispatch.h); that is the whole of its wiring. Declarations are
+// plain data and functions over Tensors: modules 01-05 carry them but never run them. Module 06's
+// one generic node reads them: when some input requires grad it keeps what `save` chose (saved
+// tensors become SavedVariables), a copy of the op's attributes and which inputs need a gradient,
+// and on backward calls `backward`. Its engine then does what every
 // rule would otherwise repeat: it sums each gradient down to its input's shape (undoing
 // broadcasting) and converts it to the input's dtype, as LibTorch's engine does (validate_outputs).
 #include <array>

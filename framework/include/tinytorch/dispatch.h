@@ -2,18 +2,21 @@
 // The single registration point between ops and autograd, modelled on PyTorch's Autograd dispatch key.
 //
 // Every public op (add, mm, sum, view, ...) runs its CPU kernel and then calls
-//     record_op("mm", {self, mat2}, {result}, attributes);
+//     static OpHandle mm_op("mm");
+//     record_op(mm_op, {self, mat2}, {result}, attributes);
 // which returns at once unless an AutogradLayer is registered AND grad mode is on. In module 01 no
 // layer exists, so no op records anything and the cost is one branch (no heap allocation).
 // What the op's backward keeps and computes is declared once, next to the op, under the same name
-// (tinytorch/derivative.h). An in-place op also calls check_in_place() before its kernel writes.
+// (tinytorch/derivative.h); the handle finds that declaration on its first recorded call and keeps
+// it, so a recorded op never searches the table again. An in-place op also calls check_in_place()
+// before its kernel writes.
 //
 // How module 06 (Autograd) hooks in, without changing Tensor or any op:
 //   1. Define tinytorch::autograd::AutogradMeta (grad, grad_fn, requires_grad, retains_grad) and
 //      keep it in TensorImpl::autograd_meta().
 //   2. Implement AutogradLayer:
-//        - record(op): if any input requires grad, build the backward node that the declaration
-//          registered for op.name describes, and set it as the grad_fn of every output;
+//        - record(op): if any input requires grad, build the backward node that the op's declaration
+//          (op.handle.derivative()) describes, and set it as the grad_fn of every output;
 //        - check_in_place(op): refuse an in-place op that autograd cannot follow, before it writes;
 //        - the Tensor-surface methods (requires_grad, set_requires_grad, grad, backward, ...),
 //          which Tensor forwards here once a layer is registered.
@@ -21,6 +24,7 @@
 //      TensorOptions().requires_grad(true) start working from then on.
 // Composite ops (matmul, reshape-as-copy, index, ...) record nothing themselves: the primitive ops
 // they are made of record, exactly as PyTorch's CompositeImplicitAutograd ops do.
+#include <atomic>
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
@@ -57,10 +61,35 @@ struct OpAttributes {
   std::optional<ScalarType> dtype;
 };
 
-// One executed op, handed to the layer under the name its derivative is registered with. An
-// in-place op lists the modified tensor as input 0 and as its one output.
+// The op a forward records: the name its derivative is registered under, and that declaration once
+// found. Keep one per call site with static storage (`static OpHandle mm_op("mm");` in the function
+// or at namespace scope): the constructor is constexpr, so it costs nothing at startup, and the
+// table is searched by name on the first recorded call only (every call while no declaration
+// exists, so that one registered later is still found).
+class OpHandle {
+ public:
+  constexpr explicit OpHandle(const char* name) : name_(name) {}
+  OpHandle(const OpHandle&) = delete;
+  OpHandle& operator=(const OpHandle&) = delete;
+
+  const char* name() const { return name_; }
+  // The op's declaration (tinytorch/derivative.h), or nullptr when none is registered.
+  const Derivative* derivative() const {
+    const Derivative* found = derivative_.load(std::memory_order_acquire);
+    return found != nullptr ? found : look_up();
+  }
+
+ private:
+  const Derivative* look_up() const;
+
+  const char* name_;
+  mutable std::atomic<const Derivative*> derivative_{nullptr};  // ops may record on several threads
+};
+
+// One executed op, handed to the layer with the handle its forward recorded. An in-place op lists
+// the modified tensor as input 0 and as its one output.
 struct OpRecord {
-  const char* name;
+  const OpHandle& handle;
   ArrayRef<Tensor> inputs;
   ArrayRef<Tensor> outputs;
   const OpAttributes& attributes;
@@ -68,6 +97,8 @@ struct OpRecord {
   // An in-place op whose backward needs self's old value copies it before writing (LibTorch saves
   // self.clone() the same way); undefined otherwise.
   Tensor original_self = Tensor();
+
+  const char* name() const { return handle.name(); }
 };
 
 inline void SaveForBackward::input(size_t i) {
@@ -136,30 +167,30 @@ inline bool is_recording() {
 }
 
 // The hook every public op calls after its kernel. The common case (no layer) is one branch.
-inline void record_op(const char* name, ArrayRef<Tensor> inputs, ArrayRef<Tensor> outputs,
+inline void record_op(const OpHandle& op, ArrayRef<Tensor> inputs, ArrayRef<Tensor> outputs,
                       const OpAttributes& attributes = OpAttributes()) {
   if (!is_recording()) return;
-  detail::registered_autograd_layer->record(OpRecord{name, inputs, outputs, attributes});
+  detail::registered_autograd_layer->record(OpRecord{op, inputs, outputs, attributes});
 }
-inline void record_op(const char* name, std::initializer_list<Tensor> inputs,
+inline void record_op(const OpHandle& op, std::initializer_list<Tensor> inputs,
                       std::initializer_list<Tensor> outputs, const OpAttributes& attributes = OpAttributes()) {
-  record_op(name, ArrayRef<Tensor>(inputs.begin(), inputs.size()), ArrayRef<Tensor>(outputs.begin(), outputs.size()),
+  record_op(op, ArrayRef<Tensor>(inputs.begin(), inputs.size()), ArrayRef<Tensor>(outputs.begin(), outputs.size()),
             attributes);
 }
 
 // An in-place op calls check_in_place before its kernel and record_in_place_op after it; `inputs`
 // starts with self, the tensor written.
-inline void check_in_place(const char* name, std::initializer_list<Tensor> inputs) {
+inline void check_in_place(const OpHandle& op, std::initializer_list<Tensor> inputs) {
   if (!is_recording()) return;
   const OpAttributes attributes;
-  OpRecord op{name, ArrayRef<Tensor>(inputs.begin(), inputs.size()), ArrayRef<Tensor>(), attributes, true};
-  detail::registered_autograd_layer->check_in_place(op);
+  const OpRecord record{op, ArrayRef<Tensor>(inputs.begin(), inputs.size()), ArrayRef<Tensor>(), attributes, true};
+  detail::registered_autograd_layer->check_in_place(record);
 }
-inline void record_in_place_op(const char* name, std::initializer_list<Tensor> inputs,
+inline void record_in_place_op(const OpHandle& op, std::initializer_list<Tensor> inputs,
                                const OpAttributes& attributes = OpAttributes(), const Tensor& original_self = Tensor()) {
   if (!is_recording()) return;
   const Tensor& self = *inputs.begin();
-  detail::registered_autograd_layer->record(OpRecord{name, ArrayRef<Tensor>(inputs.begin(), inputs.size()),
+  detail::registered_autograd_layer->record(OpRecord{op, ArrayRef<Tensor>(inputs.begin(), inputs.size()),
                                                      ArrayRef<Tensor>(&self, 1), attributes, true, original_self});
 }
 

@@ -139,9 +139,19 @@ Tensor add_kernel(const Tensor& a, const Tensor& b, const Scalar& alpha, BinaryO
   return binary_kernel(a, scaled, type, op);
 }
 
-// The name an op records: x + 2 is LibTorch's add.Scalar (AddBackward1), x + y its add (AddBackward0).
-const char* overload(const Tensor& other, const char* tensor_op, const char* number_op) {
-  return other.unsafeGetTensorImpl()->is_wrapped_number() ? number_op : tensor_op;
+// The op a binary op records, in place or not: x + 2 is LibTorch's add.Scalar (AddBackward1), x + y
+// its add (AddBackward0).
+struct BinaryOverloads {
+  OpHandle tensor_op;
+  OpHandle number_op;
+};
+BinaryOverloads add_ops{OpHandle("add"), OpHandle("add.Scalar")};
+BinaryOverloads sub_ops{OpHandle("sub"), OpHandle("sub.Scalar")};
+BinaryOverloads mul_ops{OpHandle("mul"), OpHandle("mul.Scalar")};
+BinaryOverloads div_ops{OpHandle("div"), OpHandle("div.Scalar")};
+
+const OpHandle& overload(const Tensor& other, const BinaryOverloads& ops) {
+  return other.unsafeGetTensorImpl()->is_wrapped_number() ? ops.number_op : ops.tensor_op;
 }
 
 // self's value before an in-place op overwrites it, for a backward that needs it (mul_ and div_
@@ -153,7 +163,7 @@ Tensor original_for_backward(const Tensor& self, const Tensor& other) {
 }
 
 // Runs an out-of-place kernel result into `self` (the in-place form), with PyTorch's checks.
-Tensor& write_in_place(Tensor& self, const Tensor& result, const char* name, const Tensor& other,
+Tensor& write_in_place(Tensor& self, const Tensor& result, const OpHandle& op, const Tensor& other,
                        const OpAttributes& attributes, const Tensor& original_self = Tensor()) {
   TT_CHECK(canCast(result.scalar_type(), self.scalar_type()), "result type ", toString(result.scalar_type()),
            " can't be cast to the desired output type ", toString(self.scalar_type()));
@@ -161,7 +171,7 @@ Tensor& write_in_place(Tensor& self, const Tensor& result, const char* name, con
            " doesn't match the broadcast shape ", result.sizes());
   detail::check_no_internal_overlap(self);
   detail::copy_into(self, result);
-  record_in_place_op(name, {self, other}, attributes, original_self);
+  record_in_place_op(op, {self, other}, attributes, original_self);
   return self;
 }
 
@@ -172,13 +182,13 @@ OpAttributes with_alpha(const Scalar& alpha) {
 }
 
 // self = self (op) alpha * other by module 17's in-place kernel (every gradient accumulation and
-// optimizer update, in builds that have it). Records the op as `name` when it ran; returns false to
+// optimizer update, in builds that have it). Records the op as `handle` when it ran; returns false to
 // leave the op to the general path, which runs the learner's loop.
-bool in_place_fast(Tensor& self, const Tensor& other, const Scalar& alpha, BinaryOp op, const char* name,
+bool in_place_fast(Tensor& self, const Tensor& other, const Scalar& alpha, BinaryOp op, const OpHandle& handle,
                    const Tensor& original_self = Tensor()) {
   const auto fast = detail::fast_kernels().binary_in_place;
   if (fast == nullptr || op == BinaryOp::Pow || !fast(self, other, alpha, fast_op(op))) return false;
-  record_in_place_op(name, {self, other}, with_alpha(alpha), original_self);
+  record_in_place_op(handle, {self, other}, with_alpha(alpha), original_self);
   return true;
 }
 
@@ -187,7 +197,7 @@ bool in_place_fast(Tensor& self, const Tensor& other, const Scalar& alpha, Binar
 Tensor Tensor::add(const Tensor& other, const Scalar& alpha) const {
   check_alpha(*this, other, alpha);
   Tensor result = add_kernel(*this, other, alpha, BinaryOp::Add);
-  record_op(overload(other, "add", "add.Scalar"), {*this, other}, {result}, with_alpha(alpha));
+  record_op(overload(other, add_ops), {*this, other}, {result}, with_alpha(alpha));
   return result;
 }
 
@@ -201,7 +211,7 @@ Tensor Tensor::sub(const Tensor& other, const Scalar& alpha) const {
   check_not_bool_sub(*this, other);
   check_alpha(*this, other, alpha);
   Tensor result = add_kernel(*this, other, alpha, BinaryOp::Sub);
-  record_op(overload(other, "sub", "sub.Scalar"), {*this, other}, {result}, with_alpha(alpha));
+  record_op(overload(other, sub_ops), {*this, other}, {result}, with_alpha(alpha));
   return result;
 }
 
@@ -218,7 +228,7 @@ const RegisterDerivative sub_scalar_derivative("sub.Scalar", {"SubBackward1", nu
 
 Tensor Tensor::mul(const Tensor& other) const {
   Tensor result = binary_kernel(*this, other, result_type(*this, other), BinaryOp::Mul);
-  record_op(overload(other, "mul", "mul.Scalar"), {*this, other}, {result});
+  record_op(overload(other, mul_ops), {*this, other}, {result});
   return result;
 }
 
@@ -234,7 +244,7 @@ Tensor Tensor::div(const Tensor& other) const {
   ScalarType type = result_type(*this, other);
   if (!isFloatingType(type)) type = default_dtype();
   Tensor result = binary_kernel(*this, other, type, BinaryOp::Div);
-  record_op(overload(other, "div", "div.Scalar"), {*this, other}, {result});
+  record_op(overload(other, div_ops), {*this, other}, {result});
   return result;
 }
 
@@ -259,7 +269,8 @@ Tensor Tensor::pow(const Tensor& exponent) const {
   const ScalarType type = result_type(*this, exponent);
   check_integer_pow(*this, exponent, type);
   Tensor result = binary_kernel(*this, exponent, type, BinaryOp::Pow);
-  record_op("pow.Tensor_Tensor", {*this, exponent}, {result});
+  static OpHandle pow_tensor_tensor_op("pow.Tensor_Tensor");
+  record_op(pow_tensor_tensor_op, {*this, exponent}, {result});
   return result;
 }
 
@@ -296,38 +307,38 @@ Tensor Tensor::div(const Scalar& other) const { return div(detail::wrapped_scala
 // is written) what autograd cannot follow, such as an in-place op on a leaf that requires grad.
 Tensor& Tensor::add_(const Tensor& other, const Scalar& alpha) {
   check_alpha(*this, other, alpha);
-  const char* name = overload(other, "add", "add.Scalar");
-  check_in_place(name, {*this, other});
-  if (in_place_fast(*this, other, alpha, BinaryOp::Add, name)) return *this;
-  return write_in_place(*this, add_kernel(*this, other, alpha, BinaryOp::Add), name, other, with_alpha(alpha));
+  const OpHandle& op = overload(other, add_ops);
+  check_in_place(op, {*this, other});
+  if (in_place_fast(*this, other, alpha, BinaryOp::Add, op)) return *this;
+  return write_in_place(*this, add_kernel(*this, other, alpha, BinaryOp::Add), op, other, with_alpha(alpha));
 }
 
 Tensor& Tensor::sub_(const Tensor& other, const Scalar& alpha) {
   check_not_bool_sub(*this, other);
   check_alpha(*this, other, alpha);
-  const char* name = overload(other, "sub", "sub.Scalar");
-  check_in_place(name, {*this, other});
-  if (in_place_fast(*this, other, alpha, BinaryOp::Sub, name)) return *this;
-  return write_in_place(*this, add_kernel(*this, other, alpha, BinaryOp::Sub), name, other, with_alpha(alpha));
+  const OpHandle& op = overload(other, sub_ops);
+  check_in_place(op, {*this, other});
+  if (in_place_fast(*this, other, alpha, BinaryOp::Sub, op)) return *this;
+  return write_in_place(*this, add_kernel(*this, other, alpha, BinaryOp::Sub), op, other, with_alpha(alpha));
 }
 
 Tensor& Tensor::mul_(const Tensor& other) {
-  const char* name = overload(other, "mul", "mul.Scalar");
-  check_in_place(name, {*this, other});
+  const OpHandle& op = overload(other, mul_ops);
+  check_in_place(op, {*this, other});
   const Tensor original = original_for_backward(*this, other);
-  if (in_place_fast(*this, other, 1, BinaryOp::Mul, name, original)) return *this;
-  return write_in_place(*this, binary_kernel(*this, other, result_type(*this, other), BinaryOp::Mul), name, other,
+  if (in_place_fast(*this, other, 1, BinaryOp::Mul, op, original)) return *this;
+  return write_in_place(*this, binary_kernel(*this, other, result_type(*this, other), BinaryOp::Mul), op, other,
                         OpAttributes(), original);
 }
 
 Tensor& Tensor::div_(const Tensor& other) {
-  const char* name = overload(other, "div", "div.Scalar");
-  check_in_place(name, {*this, other});
+  const OpHandle& op = overload(other, div_ops);
+  check_in_place(op, {*this, other});
   const Tensor original = original_for_backward(*this, other);
-  if (in_place_fast(*this, other, 1, BinaryOp::Div, name, original)) return *this;
+  if (in_place_fast(*this, other, 1, BinaryOp::Div, op, original)) return *this;
   ScalarType type = result_type(*this, other);
   if (!isFloatingType(type)) type = default_dtype();
-  return write_in_place(*this, binary_kernel(*this, other, type, BinaryOp::Div), name, other, OpAttributes(), original);
+  return write_in_place(*this, binary_kernel(*this, other, type, BinaryOp::Div), op, other, OpAttributes(), original);
 }
 
 Tensor& Tensor::add_(const Scalar& other, const Scalar& alpha) { return add_(detail::wrapped_scalar(other), alpha); }

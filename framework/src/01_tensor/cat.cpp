@@ -52,7 +52,8 @@ Tensor cat(TensorList tensors, int64_t dim) {
   }
   OpAttributes attributes;
   attributes.dim = d;
-  record_op("cat", tensors, result, attributes);
+  static OpHandle cat_op("cat");
+  record_op(cat_op, tensors, result, attributes);
   return result;
 }
 

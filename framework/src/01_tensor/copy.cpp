@@ -141,12 +141,13 @@ Tensor& Tensor::copy_(const Tensor& src, bool /*non_blocking*/) {
   TT_CHECK(defined() && src.defined(), "copy_(): both tensors must be defined");
   check_broadcastable_to(src.sizes(), sizes());
   detail::check_no_internal_overlap(*this);
-  check_in_place("copy_", {*this, src});
+  static OpHandle copy_op("copy_");
+  check_in_place(copy_op, {*this, src});
   if (numel() > 0) {
     // Broadcasting src to our sizes is a stride-0 view: no memory is copied to expand it.
     copy_same_shape(*this, detail::broadcast_view(src, sizes()));
   }
-  record_in_place_op("copy_", {*this, src});
+  record_in_place_op(copy_op, {*this, src});
   return *this;
 }
 
@@ -171,7 +172,8 @@ Tensor empty_like(const Tensor& self, TensorOptions options) {
 Tensor Tensor::clone() const {
   Tensor result = empty_like(*this);
   if (numel() > 0) copy_same_shape(result, *this);
-  record_op("clone", {*this}, {result});
+  static OpHandle clone_op("clone");
+  record_op(clone_op, {*this}, {result});
   return result;
 }
 
@@ -185,7 +187,8 @@ Tensor Tensor::contiguous() const {
   if (is_contiguous()) return *this;
   Tensor result = empty(sizes(), options());
   copy_same_shape(result, *this);
-  record_op("contiguous", {*this}, {result});
+  static OpHandle contiguous_op("contiguous");
+  record_op(contiguous_op, {*this}, {result});
   return result;
 }
 
@@ -200,7 +203,8 @@ Tensor Tensor::to(ScalarType dtype, bool /*non_blocking*/, bool copy) const {
   if (numel() > 0) copy_same_shape(result, *this);
   OpAttributes attributes;
   attributes.dtype = dtype;
-  record_op("to", {*this}, {result}, attributes);
+  static OpHandle to_op("to");
+  record_op(to_op, {*this}, {result}, attributes);
   return result;
 }
 
@@ -211,7 +215,8 @@ const RegisterDerivative to_derivative("to", {"ToCopyBackward0", nullptr, pass_g
 
 Tensor& Tensor::fill_(const Scalar& value) {
   detail::check_no_internal_overlap(*this);
-  check_in_place("fill_", {*this});
+  static OpHandle fill_op("fill_");
+  check_in_place(fill_op, {*this});
   if (is_contiguous()) {
     detail::fill_contiguous_with(*this, value);
   } else if (numel() > 0) {
@@ -219,7 +224,7 @@ Tensor& Tensor::fill_(const Scalar& value) {
   }
   OpAttributes attributes;
   attributes.alpha = value;
-  record_in_place_op("fill_", {*this}, attributes);
+  record_in_place_op(fill_op, {*this}, attributes);
   return *this;
 }
 

@@ -39,4 +39,11 @@ const Derivative* find_derivative(const char* op_name) {
   return found == table.end() ? nullptr : &found->second;
 }
 
+const Derivative* OpHandle::look_up() const {
+  const Derivative* found = find_derivative(name_);
+  // Entries never move (the table only grows, and unordered_map keeps its elements in place).
+  if (found != nullptr) derivative_.store(found, std::memory_order_release);
+  return found;
+}
+
 }  // namespace tinytorch

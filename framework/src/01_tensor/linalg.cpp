@@ -24,7 +24,8 @@ Tensor Tensor::mm(const Tensor& mat2) const {
   const auto fast_mm = detail::fast_kernels().mm;  // module 17's GEMM, in builds that have it
   Tensor result = fast_mm != nullptr ? fast_mm(*this, mat2) : Tensor();
   if (!result.defined()) result = native::mm(*this, mat2);
-  record_op("mm", {*this, mat2}, {result});
+  static OpHandle mm_op("mm");
+  record_op(mm_op, {*this, mat2}, {result});
   return result;
 }
 
@@ -33,7 +34,8 @@ Tensor Tensor::bmm(const Tensor& mat2) const {
   const auto fast_bmm = detail::fast_kernels().bmm;
   Tensor result = fast_bmm != nullptr ? fast_bmm(*this, mat2) : Tensor();
   if (!result.defined()) result = native::bmm(*this, mat2);
-  record_op("bmm", {*this, mat2}, {result});
+  static OpHandle bmm_op("bmm");
+  record_op(bmm_op, {*this, mat2}, {result});
   return result;
 }
 

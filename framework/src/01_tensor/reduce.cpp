@@ -65,7 +65,8 @@ Tensor Tensor::sum(IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtyp
   const auto fast_sum = detail::fast_kernels().sum;  // module 17's, in builds that have it
   Tensor result = fast_sum != nullptr ? fast_sum(*this, dims, keepdim, out_dtype) : Tensor();
   if (!result.defined()) result = native::sum(*this, dims, keepdim, out_dtype);
-  record_op("sum.dim_IntList", {*this}, {result}, reduction_attributes(dims, keepdim));
+  static OpHandle sum_dim_intlist_op("sum.dim_IntList");
+  record_op(sum_dim_intlist_op, {*this}, {result}, reduction_attributes(dims, keepdim));
   return result;
 }
 
@@ -77,7 +78,8 @@ Tensor Tensor::sum(std::optional<ScalarType> dtype) const {
     AutoGradMode one_record(false);
     result = sum(IntArrayRef(), false, dtype);
   }
-  record_op("sum", {*this}, {result});
+  static OpHandle sum_op("sum");
+  record_op(sum_op, {*this}, {result});
   return result;
 }
 
@@ -85,7 +87,8 @@ Tensor Tensor::mean(IntArrayRef dim, bool keepdim, std::optional<ScalarType> dty
   const ScalarType out_dtype = mean_dtype(*this, dtype);
   const std::vector<int64_t> dims = reduction_dims(*this, dim);
   Tensor result = native::mean(*this, dims, keepdim, out_dtype);
-  record_op("mean.dim", {*this}, {result}, reduction_attributes(dims, keepdim));
+  static OpHandle mean_dim_op("mean.dim");
+  record_op(mean_dim_op, {*this}, {result}, reduction_attributes(dims, keepdim));
   return result;
 }
 
@@ -95,7 +98,8 @@ Tensor Tensor::mean(std::optional<ScalarType> dtype) const {
     AutoGradMode one_record(false);
     result = mean(IntArrayRef(), false, dtype);
   }
-  record_op("mean", {*this}, {result});
+  static OpHandle mean_op("mean");
+  record_op(mean_op, {*this}, {result});
   return result;
 }
 
@@ -140,7 +144,8 @@ std::tuple<Tensor, Tensor> Tensor::max(int64_t dim, bool keepdim) const {
   OpAttributes attributes;
   attributes.dim = d;
   attributes.keepdim = keepdim;
-  record_op("max.dim", {*this}, {values, indices}, attributes);
+  static OpHandle max_dim_op("max.dim");
+  record_op(max_dim_op, {*this}, {values, indices}, attributes);
   return {values, indices};
 }
 
@@ -179,7 +184,8 @@ std::tuple<Tensor, Tensor> Tensor::min(int64_t dim, bool keepdim) const {
   OpAttributes attributes;
   attributes.dim = d;
   attributes.keepdim = keepdim;
-  record_op("min.dim", {*this}, {values, indices}, attributes);
+  static OpHandle min_dim_op("min.dim");
+  record_op(min_dim_op, {*this}, {values, indices}, attributes);
   return {values, indices};
 }
 
@@ -187,7 +193,8 @@ Tensor Tensor::max() const {
   TT_CHECK(numel() > 0, "max(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction "
                         "dim with the 'dim' argument.");
   Tensor values = std::get<0>(native::max_min_dim(flat(*this), 0, false, /*find_max=*/true));
-  record_op("max", {*this}, {values});
+  static OpHandle max_op("max");
+  record_op(max_op, {*this}, {values});
   return values;
 }
 
@@ -195,7 +202,8 @@ Tensor Tensor::min() const {
   TT_CHECK(numel() > 0, "min(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction "
                         "dim with the 'dim' argument.");
   Tensor values = std::get<0>(native::max_min_dim(flat(*this), 0, false, /*find_max=*/false));
-  record_op("min", {*this}, {values});
+  static OpHandle min_op("min");
+  record_op(min_op, {*this}, {values});
   return values;
 }
 

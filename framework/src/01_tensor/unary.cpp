@@ -34,7 +34,8 @@ Tensor Tensor::neg() const {
            "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use "
            "the `~` or `logical_not()` operator instead.");
   Tensor result = map_elements(*this, scalar_type(), "neg", [](auto x) { return -x; });
-  record_op("neg", {*this}, {result});
+  static OpHandle neg_op("neg");
+  record_op(neg_op, {*this}, {result});
   return result;
 }
 
@@ -48,7 +49,8 @@ Tensor as_weight(const Tensor& mask, const Tensor& like) { return mask.to(like.s
 
 Tensor Tensor::exp() const {
   Tensor result = map_elements(*this, floating_result(*this), "exp", [](auto x) { return std::exp(x); });
-  record_op("exp", {*this}, {result});
+  static OpHandle exp_op("exp");
+  record_op(exp_op, {*this}, {result});
   return result;
 }
 
@@ -61,7 +63,8 @@ const RegisterDerivative exp_derivative("exp", {
 
 Tensor Tensor::log() const {
   Tensor result = map_elements(*this, floating_result(*this), "log", [](auto x) { return std::log(x); });
-  record_op("log", {*this}, {result});
+  static OpHandle log_op("log");
+  record_op(log_op, {*this}, {result});
   return result;
 }
 
@@ -73,7 +76,8 @@ const RegisterDerivative log_derivative("log", {
 
 Tensor Tensor::sqrt() const {
   Tensor result = map_elements(*this, floating_result(*this), "sqrt", [](auto x) { return std::sqrt(x); });
-  record_op("sqrt", {*this}, {result});
+  static OpHandle sqrt_op("sqrt");
+  record_op(sqrt_op, {*this}, {result});
   return result;
 }
 
@@ -92,7 +96,8 @@ Tensor Tensor::abs() const {
       return x < 0 ? -x : x;
     }
   });
-  record_op("abs", {*this}, {result});
+  static OpHandle abs_op("abs");
+  record_op(abs_op, {*this}, {result});
   return result;
 }
 
@@ -122,7 +127,8 @@ Tensor Tensor::clamp(const std::optional<Scalar>& min, const std::optional<Scala
   OpAttributes attributes;
   attributes.min = min;
   attributes.max = max;
-  record_op("clamp", {*this}, {result}, attributes);
+  static OpHandle clamp_op("clamp");
+  record_op(clamp_op, {*this}, {result}, attributes);
   return result;
 }
 
@@ -155,7 +161,8 @@ Tensor Tensor::pow(const Scalar& exponent) const {
   });
   OpAttributes attributes;
   attributes.exponent = exponent;
-  record_op("pow.Tensor_Scalar", {*this}, {result}, attributes);
+  static OpHandle pow_tensor_scalar_op("pow.Tensor_Scalar");
+  record_op(pow_tensor_scalar_op, {*this}, {result}, attributes);
   return result;
 }
 

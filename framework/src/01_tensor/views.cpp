@@ -67,7 +67,8 @@ Tensor Tensor::view(IntArrayRef size) const {
   Tensor result = native::make_view(*this, new_sizes, std::move(*new_strides), storage_offset());
   OpAttributes attributes;
   attributes.sizes = new_sizes;
-  record_op("view", {*this}, {result}, attributes);
+  static OpHandle view_op("view");
+  record_op(view_op, {*this}, {result}, attributes);
   return result;
 }
 
@@ -110,7 +111,8 @@ Tensor Tensor::squeeze() const {
   Tensor result = native::make_view(*this, new_sizes, new_strides, storage_offset());
   OpAttributes attributes;
   attributes.sizes = sizes();
-  record_op("squeeze", {*this}, {result}, attributes);
+  static OpHandle squeeze_op("squeeze");
+  record_op(squeeze_op, {*this}, {result}, attributes);
   return result;
 }
 
@@ -129,7 +131,8 @@ Tensor Tensor::squeeze(int64_t dim) const {
   OpAttributes attributes;
   attributes.dim = d;
   attributes.sizes = sizes();
-  record_op("squeeze.dim", {*this}, {result}, attributes);
+  static OpHandle squeeze_dim_op("squeeze.dim");
+  record_op(squeeze_dim_op, {*this}, {result}, attributes);
   return result;
 }
 
@@ -148,7 +151,8 @@ Tensor Tensor::unsqueeze(int64_t dim) const {
   Tensor result = native::make_view(*this, new_sizes, new_strides, storage_offset());
   OpAttributes attributes;
   attributes.dim = d;
-  record_op("unsqueeze", {*this}, {result}, attributes);
+  static OpHandle unsqueeze_op("unsqueeze");
+  record_op(unsqueeze_op, {*this}, {result}, attributes);
   return result;
 }
 
@@ -163,7 +167,8 @@ Tensor Tensor::transpose(int64_t dim0, int64_t dim1) const {
   OpAttributes attributes;
   attributes.dim = maybe_wrap_dim(dim0, dim());
   attributes.dim1 = maybe_wrap_dim(dim1, dim());
-  record_op("transpose", {*this}, {result}, attributes);
+  static OpHandle transpose_op("transpose");
+  record_op(transpose_op, {*this}, {result}, attributes);
   return result;
 }
 
@@ -186,7 +191,8 @@ Tensor Tensor::permute(IntArrayRef dims) const {
   Tensor result = native::permute(*this, dims);
   OpAttributes attributes;
   attributes.dims = dims;
-  record_op("permute", {*this}, {result}, attributes);
+  static OpHandle permute_op("permute");
+  record_op(permute_op, {*this}, {result}, attributes);
   return result;
 }
 
@@ -232,7 +238,8 @@ Tensor Tensor::expand(IntArrayRef size, bool /*implicit*/) const {
   Tensor result = native::make_view(*this, new_sizes, new_strides, storage_offset());
   OpAttributes attributes;
   attributes.sizes = new_sizes;
-  record_op("expand", {*this}, {result}, attributes);
+  static OpHandle expand_op("expand");
+  record_op(expand_op, {*this}, {result}, attributes);
   return result;
 }
 
@@ -263,7 +270,8 @@ Tensor Tensor::select(int64_t dim, int64_t index) const {
   OpAttributes attributes;
   attributes.dim = d;
   attributes.index = index;
-  record_op("select", {*this}, {result}, attributes);
+  static OpHandle select_op("select");
+  record_op(select_op, {*this}, {result}, attributes);
   return result;
 }
 
@@ -318,7 +326,8 @@ Tensor Tensor::slice(int64_t dim, std::optional<int64_t> start, std::optional<in
   attributes.start = first;
   attributes.end = last;
   attributes.step = step;
-  record_op("slice", {*this}, {result}, attributes);
+  static OpHandle slice_op("slice");
+  record_op(slice_op, {*this}, {result}, attributes);
   return result;
 }
 

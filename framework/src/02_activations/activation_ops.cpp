@@ -82,13 +82,15 @@ Tensor gelu(const Tensor& self, bool tanh_approximation) {
 Tensor relu(const Tensor& self) {
   TT_CHECK(self.scalar_type() != kBool, "Boolean inputs not supported for relu");
   Tensor result = native::relu(detail::as_contiguous(self, self.scalar_type()));
-  record_op("relu", {self}, {result});
+  static OpHandle relu_op("relu");
+  record_op(relu_op, {self}, {result});
   return result;
 }
 
 Tensor sigmoid(const Tensor& self) {
   Tensor result = native::sigmoid(detail::as_contiguous(self, floating_result(self)));
-  record_op("sigmoid", {self}, {result});
+  static OpHandle sigmoid_op("sigmoid");
+  record_op(sigmoid_op, {self}, {result});
   return result;
 }
 
@@ -104,7 +106,8 @@ const RegisterDerivative sigmoid_derivative("sigmoid", {
 
 Tensor tanh(const Tensor& self) {
   Tensor result = native::tanh(detail::as_contiguous(self, floating_result(self)));
-  record_op("tanh", {self}, {result});
+  static OpHandle tanh_op("tanh");
+  record_op(tanh_op, {self}, {result});
   return result;
 }
 
@@ -124,7 +127,8 @@ Tensor gelu(const Tensor& self, const std::string& approximate) {
   Tensor result = native::gelu(detail::as_contiguous(self, self.scalar_type()), approximate == "tanh");
   OpAttributes attributes;
   attributes.index = approximate == "tanh" ? 1 : 0;  // the backward needs to know which formula ran
-  record_op("gelu", {self}, {result}, attributes);
+  static OpHandle gelu_op("gelu");
+  record_op(gelu_op, {self}, {result}, attributes);
   return result;
 }
 
@@ -165,7 +169,8 @@ Tensor softmax(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype)
   OpAttributes attributes;
   attributes.dim = maybe_wrap_dim(dim, self.dim());
   attributes.dtype = dtype;
-  record_op("softmax", {self}, {result}, attributes);
+  static OpHandle softmax_op("softmax");
+  record_op(softmax_op, {self}, {result}, attributes);
   return result;
 }
 
@@ -185,7 +190,8 @@ Tensor log_softmax(const Tensor& self, int64_t dim, std::optional<ScalarType> dt
   OpAttributes attributes;
   attributes.dim = maybe_wrap_dim(dim, self.dim());
   attributes.dtype = dtype;
-  record_op("log_softmax", {self}, {result}, attributes);
+  static OpHandle log_softmax_op("log_softmax");
+  record_op(log_softmax_op, {self}, {result}, attributes);
   return result;
 }
 

@@ -83,7 +83,8 @@ Tensor nll_loss(const Tensor& self, const Tensor& target, const Tensor& weight, 
   OpAttributes attributes;  // for module 06's backward: which reduction and which index is ignored
   attributes.dim = reduction;
   attributes.index = ignore_index;
-  record_op("nll_loss", {self, target, weight}, {result}, attributes);
+  static OpHandle nll_loss_op("nll_loss");
+  record_op(nll_loss_op, {self, target, weight}, {result}, attributes);
   return result;
 }
 
@@ -193,7 +194,8 @@ Tensor binary_cross_entropy(const Tensor& self, const Tensor& target, const Tens
   Tensor result = native::binary_cross_entropy(self.contiguous(), target.contiguous(), full_weight, reduction);
   OpAttributes attributes;
   attributes.dim = reduction;
-  record_op("binary_cross_entropy", {self, target, weight}, {result}, attributes);
+  static OpHandle binary_cross_entropy_op("binary_cross_entropy");
+  record_op(binary_cross_entropy_op, {self, target, weight}, {result}, attributes);
   return result;
 }
 

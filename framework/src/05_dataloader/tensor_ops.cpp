@@ -1,11 +1,13 @@
 // Given code for module 05: torch::stack (what Stack<> collates with) and torch::randperm (what
-// RandomSampler shuffles with). Both use only module 01's given ops (empty, select, copy_, randint).
+// RandomSampler shuffles with). Both use only module 01's given ops (empty, select, copy_, randint);
+// stack records itself for autograd and declares its derivative (StackBackward0) after it.
 #include <cstdint>
 #include <limits>
 #include <utility>
 #include <vector>
 
 #include "tinytorch/data/tensor_ops.h"
+#include "tinytorch/dispatch.h"
 #include "tinytorch/kernels.h"
 
 namespace tinytorch {
@@ -26,10 +28,30 @@ Tensor stack(TensorList tensors, int64_t dim) {
   std::vector<int64_t> out_sizes(entry_sizes.begin(), entry_sizes.end());
   out_sizes.insert(out_sizes.begin() + new_dim, static_cast<int64_t>(tensors.size()));
   Tensor out = empty(out_sizes, dtype);
-  // Entry i is the slice out.select(new_dim, i): a view of out with the entry's own shape.
-  for (size_t i = 0; i < tensors.size(); ++i) out.select(new_dim, static_cast<int64_t>(i)).copy_(tensors[i]);
+  {
+    NoGradGuard one_record;  // the copies are this op's kernel, not ops of their own
+    // Entry i is the slice out.select(new_dim, i): a view of out with the entry's own shape.
+    for (size_t i = 0; i < tensors.size(); ++i) out.select(new_dim, static_cast<int64_t>(i)).copy_(tensors[i]);
+  }
+  OpAttributes attributes;
+  attributes.dim = new_dim;
+  static OpHandle stack_op("stack");
+  record_op(stack_op, tensors, out, attributes);
   return out;
 }
+
+namespace {
+// Entry i gets slice i of the gradient along the new dim (LibTorch's stack_tensors_backward); the
+// engine converts it back to the entry's dtype when stack promoted it.
+const RegisterDerivative stack_derivative("stack", {
+    "StackBackward0", nullptr, [](const BackwardContext& ctx) -> tensor_list {
+      tensor_list result(ctx.num_inputs);
+      for (size_t i = 0; i < ctx.num_inputs; ++i) {
+        if (ctx.needs_input_grad(i)) result[i] = ctx.grad().select(ctx.attributes.dim, static_cast<int64_t>(i));
+      }
+      return result;
+    }});
+}  // namespace
 
 Tensor randperm(int64_t n, TensorOptions options) {
   TT_CHECK(n >= 0, "n must be non-negative, got", n);

@@ -22,7 +22,7 @@ class OpNode final : public Node {
  public:
   OpNode(const Derivative* derivative, const OpRecord& op, uint64_t needs_grad_mask)
       : derivative_(derivative), attributes_(op.attributes), needs_grad_mask_(needs_grad_mask) {
-    if (derivative_ == nullptr) op_name_ = op.name;
+    if (derivative_ == nullptr) op_name_ = op.name();
     // The record's arrays point into the op's locals: keep copies.
     if (!op.attributes.dims.empty()) attributes_.dims = own(op.attributes.dims, dims_);
     if (!op.attributes.sizes.empty()) attributes_.sizes = own(op.attributes.sizes, sizes_);
@@ -103,7 +103,7 @@ void check_in_place_on_view(const OpRecord& op) {
              "a view of a leaf Variable that requires grad is being used in an in-place operation.");
   }
   throw Error(::tinytorch::detail::str(
-      "in-place ", in_place_call(op.name), " on a view of another tensor while gradients are recorded: TinyTorch's "
+      "in-place ", in_place_call(op.name()), " on a view of another tensor while gradients are recorded: TinyTorch's "
       "autograd does not follow a view back to its base, so the base's gradient would be wrong. Compute the result "
       "out of place, or run the update under torch::NoGradGuard"));
 }
@@ -123,7 +123,7 @@ class GradientEngine final : public AutogradLayer {
     }
     if (!any_requires_grad) return;
     if (op.in_place) check_leaf(op.inputs[0]);
-    const Derivative* derivative = find_derivative(op.name);
+    const Derivative* derivative = op.handle.derivative();
     auto node = std::make_shared<OpNode>(derivative, op, needs_grad_mask);
     edge_list edges;
     edges.reserve(op.inputs.size());
@@ -175,9 +175,8 @@ class GradientEngine final : public AutogradLayer {
 
   void backward(const Tensor& root, const Tensor& gradient, std::optional<bool> retain_graph,
                 bool create_graph) override {
-    variable_list gradients;
-    if (gradient.defined()) gradients.push_back(gradient);
-    autograd::backward({root}, gradients, retain_graph, create_graph);
+    const ArrayRef<Tensor> gradients = gradient.defined() ? ArrayRef<Tensor>(gradient) : ArrayRef<Tensor>();
+    run_backward(root, gradients, retain_graph, create_graph, {});
   }
 
   const std::shared_ptr<Node>& grad_fn(const Tensor& self) override {

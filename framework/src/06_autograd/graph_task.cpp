@@ -12,18 +12,42 @@
 namespace tinytorch {
 namespace autograd {
 
+GraphTask::Buffer* GraphTask::find_buffer(Node* node) {
+  if (buffers_.size() <= kUnindexedBuffers) {
+    for (Buffer& buffer : buffers_) {
+      if (buffer.node == node) return &buffer;
+    }
+    return nullptr;
+  }
+  const auto found = buffer_index_.find(node);
+  return found == buffer_index_.end() ? nullptr : &buffers_[found->second];
+}
+
+variable_list& GraphTask::buffer_of(Node* node) {
+  if (Buffer* buffer = find_buffer(node)) return buffer->gradients;
+  if (buffers_.empty()) buffers_.reserve(kUnindexedBuffers);
+  buffers_.push_back(Buffer{node, {}});
+  if (buffers_.size() == kUnindexedBuffers + 1) {  // from now on searched through the index
+    for (size_t i = 0; i + 1 < buffers_.size(); ++i) {
+      if (buffers_[i].node != nullptr) buffer_index_.emplace(buffers_[i].node, i);
+    }
+  }
+  if (buffers_.size() > kUnindexedBuffers) buffer_index_.emplace(node, buffers_.size() - 1);
+  return buffers_.back().gradients;
+}
+
 Tensor& GraphTask::input_slot(const Edge& edge) {
-  variable_list& buffer = buffers_[edge.function.get()];
+  variable_list& buffer = buffer_of(edge.function.get());
   if (buffer.size() < edge.function->num_inputs()) buffer.resize(edge.function->num_inputs());
   return buffer.at(edge.input_nr);
 }
 
 variable_list GraphTask::take_inputs(Node& node) {
   variable_list inputs;
-  auto buffer = buffers_.find(&node);
-  if (buffer != buffers_.end()) {
-    inputs = std::move(buffer->second);
-    buffers_.erase(buffer);
+  if (Buffer* buffer = find_buffer(&node)) {
+    inputs = std::move(buffer->gradients);
+    buffer->node = nullptr;  // taken: a gradient arriving later starts a new buffer
+    if (buffers_.size() > kUnindexedBuffers) buffer_index_.erase(&node);
   }
   inputs.resize(node.num_inputs());
   auto captures = captures_.find(&node);
@@ -52,14 +76,14 @@ void validate_outputs(const Node& node, variable_list& gradients) {
     Tensor& gradient = gradients[i];
     if (!edges[i].is_valid() || !gradient.defined()) continue;
     const InputMetadata& metadata = edges[i].function->input_metadata(edges[i].input_nr);
-    if (!metadata.defined) continue;
-    if (!gradient.sizes().equals(metadata.sizes)) {
-      TT_CHECK(is_expandable_to(metadata.sizes, gradient.sizes()), "Function ", node.name(),
+    if (!metadata.defined()) continue;
+    if (!gradient.sizes().equals(metadata.sizes())) {
+      TT_CHECK(is_expandable_to(metadata.sizes(), gradient.sizes()), "Function ", node.name(),
                " returned an invalid gradient at index ", i, " - got ", gradient.sizes(),
-               " but expected shape compatible with ", IntArrayRef(metadata.sizes));
-      gradient = sum_to(gradient, metadata.sizes);
+               " but expected shape compatible with ", metadata.sizes());
+      gradient = sum_to(gradient, metadata.sizes());
     }
-    if (gradient.scalar_type() != metadata.scalar_type) gradient = gradient.to(metadata.scalar_type);
+    if (gradient.scalar_type() != metadata.scalar_type()) gradient = gradient.to(metadata.scalar_type());
   }
 }
 
@@ -95,7 +119,7 @@ void GraphTask::capture(const Edge& edge, size_t output_index) {
 namespace {
 
 // Checks the outputs and their seed gradients (ones for one-element outputs), then seeds the task.
-void seed_roots(GraphTask& task, const variable_list& tensors, const variable_list& grad_tensors) {
+void seed_roots(GraphTask& task, ArrayRef<Tensor> tensors, ArrayRef<Tensor> grad_tensors) {
   TT_CHECK(grad_tensors.empty() || grad_tensors.size() == tensors.size(), "got ", grad_tensors.size(),
            " gradients for ", tensors.size(), " tensors: pass one gradient per tensor (or none)");
   for (size_t i = 0; i < tensors.size(); ++i) {
@@ -125,6 +149,11 @@ void run(GraphTask& task) {
 
 void backward(const variable_list& tensors, const variable_list& grad_tensors, std::optional<bool> retain_graph,
               bool create_graph, const variable_list& inputs) {
+  run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs);
+}
+
+void run_backward(ArrayRef<Tensor> tensors, ArrayRef<Tensor> grad_tensors, std::optional<bool> retain_graph,
+                  bool create_graph, ArrayRef<Tensor> inputs) {
   GraphTask task(retain_graph.value_or(create_graph), create_graph);
   seed_roots(task, tensors, grad_tensors);
   if (!inputs.empty()) {

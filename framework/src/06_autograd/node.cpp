@@ -1,4 +1,6 @@
 // The graph's building blocks: Node, SavedVariable, AccumulateGrad (module 06, given).
+#include <algorithm>
+#include <stdexcept>
 #include <utility>
 
 #include "autograd_meta.h"
@@ -61,11 +63,34 @@ void Node::retain_grad_of(uint32_t output_nr, std::weak_ptr<AutogradMeta> meta) 
   retained_grads_.emplace_back(output_nr, std::move(meta));
 }
 
+uint32_t Node::add_input_metadata(const Tensor& t) {
+  if (num_inputs_ == 0) {
+    first_input_metadata_ = InputMetadata(t);
+  } else {
+    more_input_metadata_.emplace_back(t);
+  }
+  return num_inputs_++;
+}
+
+const InputMetadata& Node::input_metadata(size_t index) const {
+  if (index >= num_inputs_) {
+    throw std::out_of_range(::tinytorch::detail::str("input_metadata(", index, "): ", name(), " has ", num_inputs_,
+                                                     " inputs"));
+  }
+  return index == 0 ? first_input_metadata_ : more_input_metadata_[index - 1];
+}
+
 InputMetadata::InputMetadata(const Tensor& t) {
   if (!t.defined()) return;
-  sizes = t.sizes().vec();
-  scalar_type = t.scalar_type();
-  defined = true;
+  const IntArrayRef sizes = t.sizes();
+  dim_ = sizes.size();
+  if (dim_ <= kInlineDims) {
+    std::copy(sizes.begin(), sizes.end(), inline_sizes_.begin());
+  } else {
+    more_sizes_ = sizes.vec();
+  }
+  scalar_type_ = t.scalar_type();
+  defined_ = true;
 }
 
 // ---- SavedVariable ----

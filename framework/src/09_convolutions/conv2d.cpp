@@ -233,7 +233,8 @@ Tensor convolution(const Tensor& input, const Tensor& weight, const Tensor& bias
   OpAttributes attributes;
   attributes.sizes = IntArrayRef(geometry);
   attributes.dim = groups;
-  record_op("convolution", {input, weight, bias}, {result}, attributes);
+  static OpHandle convolution_op("convolution");
+  record_op(convolution_op, {input, weight, bias}, {result}, attributes);
   return result;
 }
 

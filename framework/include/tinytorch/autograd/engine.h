@@ -19,6 +19,10 @@ void backward(const variable_list& tensors, const variable_list& grad_tensors = 
               std::optional<bool> retain_graph = std::nullopt, bool create_graph = false,
               const variable_list& inputs = {});
 
+// backward() on arrays the caller already has: Tensor::backward's path, which builds no vector.
+void run_backward(ArrayRef<Tensor> tensors, ArrayRef<Tensor> grad_tensors, std::optional<bool> retain_graph,
+                  bool create_graph, ArrayRef<Tensor> inputs);
+
 // Returns d(outputs)/d(inputs) instead of accumulating into .grad(). create_graph=true records the
 // backward pass itself, so the result can be differentiated again (second derivatives).
 variable_list grad(const variable_list& outputs, const variable_list& inputs, const variable_list& grad_outputs = {},
@@ -55,9 +59,21 @@ class GraphTask {
     uint32_t input_nr;
     size_t output_index;
   };
+  // A node's input buffer. Most graphs have few nodes: the buffers are searched in order, and only
+  // a graph with more than kUnindexedBuffers of them gets an index (a hash map costs an allocation
+  // per node, a measurable part of a small op's backward).
+  struct Buffer {
+    Node* node;  // nullptr once the node took its inputs
+    variable_list gradients;
+  };
+  static constexpr size_t kUnindexedBuffers = 16;
+  Buffer* find_buffer(Node* node);
+  variable_list& buffer_of(Node* node);  // created empty on first use
+
   std::vector<Node*> roots_;
   std::vector<std::shared_ptr<Node>> keep_alive_;  // roots and captured nodes, for the task's lifetime
-  std::unordered_map<Node*, variable_list> buffers_;
+  std::vector<Buffer> buffers_;
+  std::unordered_map<Node*, size_t> buffer_index_;  // node -> its entry in buffers_, once indexed
   std::unordered_map<Node*, std::vector<Capture>> captures_;
   variable_list captured_;
   bool keep_graph_;

@@ -11,6 +11,7 @@
 //
 // A node receives one gradient per output of its op (num_inputs(): a node's *inputs* are the
 // gradients of the op's outputs) and returns one gradient per input of its op (one per next edge).
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -39,12 +40,27 @@ using edge_list = std::vector<Edge>;
 
 // The shape and dtype of one tensor a node receives a gradient for (LibTorch's InputMetadata). The
 // engine checks every gradient against it, sums a broadcast gradient down to it and converts its dtype.
-struct InputMetadata {
+// Every node records one per output, so a shape of up to kInlineDims dimensions is kept inline:
+// recording it allocates nothing.
+class InputMetadata {
+ public:
+  static constexpr size_t kInlineDims = 5;
+
   InputMetadata() = default;
   explicit InputMetadata(const Tensor& t);
-  std::vector<int64_t> sizes;
-  ScalarType scalar_type = kFloat;
-  bool defined = false;  // false for an output that is not a tensor: nothing is checked
+
+  IntArrayRef sizes() const {
+    return dim_ <= kInlineDims ? IntArrayRef(inline_sizes_.data(), dim_) : IntArrayRef(more_sizes_);
+  }
+  ScalarType scalar_type() const { return scalar_type_; }
+  bool defined() const { return defined_; }  // false for an output that is not a tensor: nothing is checked
+
+ private:
+  std::array<int64_t, kInlineDims> inline_sizes_{};
+  std::vector<int64_t> more_sizes_;  // the sizes of a tensor of more than kInlineDims dimensions
+  size_t dim_ = 0;
+  ScalarType scalar_type_ = kFloat;
+  bool defined_ = false;
 };
 
 class Node : public std::enable_shared_from_this<Node> {
@@ -69,12 +85,9 @@ class Node : public std::enable_shared_from_this<Node> {
   uint32_t num_outputs() const noexcept { return static_cast<uint32_t>(next_edges_.size()); }
   // How many gradients this node receives: the number of outputs of its forward op, each described
   // by its metadata (added in order, one per output).
-  uint32_t num_inputs() const noexcept { return static_cast<uint32_t>(input_metadata_.size()); }
-  uint32_t add_input_metadata(const Tensor& t) {
-    input_metadata_.emplace_back(t);
-    return num_inputs() - 1;
-  }
-  const InputMetadata& input_metadata(size_t index) const { return input_metadata_.at(index); }
+  uint32_t num_inputs() const noexcept { return num_inputs_; }
+  uint32_t add_input_metadata(const Tensor& t);
+  const InputMetadata& input_metadata(size_t index) const;
 
   // False when input `index` of the forward op does not require grad: skip computing its gradient.
   bool should_compute_output(size_t index) const {
@@ -98,7 +111,10 @@ class Node : public std::enable_shared_from_this<Node> {
 
  private:
   edge_list next_edges_;
-  std::vector<InputMetadata> input_metadata_;
+  // Most ops have one output: its metadata lives in the node, and only later ones in a vector.
+  InputMetadata first_input_metadata_;
+  std::vector<InputMetadata> more_input_metadata_;
+  uint32_t num_inputs_ = 0;
   uint64_t sequence_nr_;
   std::vector<std::pair<uint32_t, std::weak_ptr<AutogradMeta>>> retained_grads_;
 };
