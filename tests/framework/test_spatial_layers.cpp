@@ -196,3 +196,62 @@ TEST_CASE("a LeNet-5 prints its layers and runs forward and backward") {
   out.sum().backward();
   for (const auto& p : lenet->parameters()) CHECK(p.grad().defined());
 }
+
+TEST_CASE("conv_transpose2d is the input-gradient of conv2d, and its gradients match central differences") {
+  torch::manual_seed(12);
+  const auto dbl = torch::TensorOptions().dtype(torch::kDouble);
+  const Tensor x = torch::randn({2, 3, 4, 5}, dbl);
+  const Tensor w = torch::randn({3, 2, 3, 3}, dbl);  // (in, out, k, k)
+  const Tensor transposed = torch::conv_transpose2d(x, w, {}, 2, 1, 1);
+  // (4 - 1) 2 - 2 + 2 + 1 + 1 = 8 rows, (5 - 1) 2 - 2 + 2 + 1 + 1 = 10 columns.
+  CHECK(shape(transposed) == Sizes{2, 2, 8, 10});
+  Tensor z = torch::zeros({2, 2, 8, 10}, dbl.requires_grad(true));
+  (torch::conv2d(z, w, {}, 2, 1) * x).sum().backward();
+  CHECK(values(transposed) == values(z.grad()));
+
+  Tensor input = x.clone().requires_grad_();
+  Tensor weight = w.clone().requires_grad_();
+  Tensor bias = torch::randn({2}, dbl).requires_grad_();
+  auto forward = [&] { return torch::conv_transpose2d(input, weight, bias, 2, 1, 1); };
+  const Tensor projection = torch::randn({2, 2, 8, 10}, dbl);
+  const Tensor out = forward();
+  CHECK(out.grad_fn()->name() == "ConvolutionBackward0");
+  (out * projection).sum().backward();
+  torch::NoGradGuard no_grad;
+  for (Tensor* t : {&input, &weight, &bias}) {
+    const std::vector<double> analytic = values(t->grad());
+    Tensor probe = t->detach();
+    double* data = probe.data_ptr<double>();
+    for (int64_t i = 0; i < probe.numel(); i += 5) {
+      const double saved = data[i];
+      data[i] = saved + 1e-6;
+      const double up = (forward() * projection).sum().item<double>();
+      data[i] = saved - 1e-6;
+      const double down = (forward() * projection).sum().item<double>();
+      data[i] = saved;
+      CHECK(analytic[i] == Approx((up - down) / 2e-6).margin(1e-6));
+    }
+  }
+}
+
+TEST_CASE("ConvTranspose2d and Conv1d follow LibTorch's options, shapes and printing") {
+  nn::ConvTranspose2d up(nn::ConvTranspose2dOptions(16, 8, 2).stride(2));
+  CHECK(printed(*up) == "torch::nn::ConvTranspose2d(16, 8, kernel_size=[2, 2], stride=[2, 2])");
+  CHECK(shape(up->weight) == Sizes{16, 8, 2, 2});
+  CHECK(shape(up(torch::zeros({1, 16, 5, 5}))) == Sizes{1, 8, 10, 10});
+  CHECK(shape(F::conv_transpose2d(torch::zeros({4, 3, 3}), torch::zeros({4, 2, 3, 3}),
+                                  F::ConvTranspose2dFuncOptions().padding(1))) == Sizes{2, 3, 3});
+  CHECK(error_of([&] { torch::conv_transpose2d(torch::zeros({1, 3, 4, 4}), torch::zeros({4, 2, 3, 3})); }) ==
+        "Given transposed=1, weight of size [4, 2, 3, 3], expected input[1, 3, 4, 4] to have 4 channels, but got 3 "
+        "channels instead");
+
+  nn::Conv1d conv(nn::Conv1dOptions(4, 8, 3).padding(1).bias(false));
+  CHECK(printed(*conv) == "torch::nn::Conv1d(4, 8, kernel_size=3, stride=1, padding=1, bias=false)");
+  CHECK(shape(conv->weight) == Sizes{8, 4, 3});
+  torch::manual_seed(13);
+  const Tensor signal = torch::randn({2, 4, 10});
+  const Tensor expected = torch::conv2d(signal.unsqueeze(2), conv->weight.unsqueeze(2), {}, 1, {0, 1}).squeeze(2);
+  CHECK(values(conv(signal)) == values(expected));
+  CHECK(shape(conv(signal[0])) == Sizes{8, 10});  // unbatched (C, L)
+  CHECK(shape(F::conv1d(signal, conv->weight, F::Conv1dFuncOptions().stride(2))) == Sizes{2, 8, 4});
+}
