@@ -72,7 +72,9 @@ TEST_CASE("pooling checks its arguments with LibTorch's messages") {
         "max_pool2d: kernel_size must either be a single int, or a tuple of two ints");
   CHECK(error_of([&] { torch::max_pool2d(x, 2, 0); }) == "stride should be greater than zero, but got dH: 0 dW: 0");
   CHECK(error_of([&] { torch::max_pool2d(x, 2, 2, 2); }) ==
-        "pad should be smaller than or equal to half of kernel size, but got padW = 2, padH = 2, kW = 2, kH = 2");
+        "pad should be at most half of kernel size, but got pad=2 and kernel_size=2");
+  CHECK(error_of([&] { torch::avg_pool2d(x, {2, 4}, 2, {1, 3}); }) ==
+        "pad should be at most half of kernel size, but got pad=3 and kernel_size=4");
   CHECK(error_of([&] { torch::max_pool2d(torch::zeros({4, 4}), 2); }) ==
         "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:[4, 4]");
   CHECK(error_of([&] { torch::max_pool2d(torch::zeros({1, 1, 2, 2}), 3, 1, 1, 2); }) ==

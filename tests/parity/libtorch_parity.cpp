@@ -191,6 +191,7 @@ static void show_spatial() {
             << bn->num_batches_tracked << "\n";
   show("leaky_relu", torch::leaky_relu(torch::tensor({-2.0, 0.5}), 0.2));
   try { torch::max_pool2d(torch::ones({1, 1, 4, 4}), 2, 2, 2); } catch (const std::exception& e) { std::cout << "## max_pool2d pad error\n" << first_line(e) << "\n"; }
+  try { torch::avg_pool2d(torch::ones({1, 1, 4, 4}), 2, 2, 2); } catch (const std::exception& e) { std::cout << "## avg_pool2d pad error\n" << first_line(e) << "\n"; }
   try { torch::max_pool2d(torch::ones({1, 1, 2, 2}), 3); } catch (const std::exception& e) { std::cout << "## max_pool2d size error\n" << first_line(e) << "\n"; }
   try { bn(torch::ones({2, 2})); } catch (const std::exception& e) { std::cout << "## batchnorm dim error\n" << first_line(e) << "\n"; }
   try { nn::BatchNorm1d(2)(torch::ones({1, 2})); } catch (const std::exception& e) { std::cout << "## batchnorm one value error\n" << first_line(e) << "\n"; }

@@ -54,7 +54,8 @@ Pool2dArgs pool_args(const char* op, IntArrayRef kernel_size, IntArrayRef stride
   return a;
 }
 
-// LibTorch's pool2d_shape_check, for an input already made 4-D, then the geometry.
+// LibTorch's pooling checks (the padding in max_pool2d's and avg_pool2d's words), for an input
+// already made 4-D, then the geometry.
 native::Pool2dGeometry pool_geometry(IntArrayRef sizes, const Pool2dArgs& a) {
   TT_CHECK(a.kernel[0] > 0 && a.kernel[1] > 0, "kernel size should be greater than zero, but got kH: ", a.kernel[0],
            " kW: ", a.kernel[1]);
@@ -62,9 +63,10 @@ native::Pool2dGeometry pool_geometry(IntArrayRef sizes, const Pool2dArgs& a) {
            " dW: ", a.stride[1]);
   TT_CHECK(a.dilation[0] > 0 && a.dilation[1] > 0, "dilation should be greater than zero, but got dilationH: ",
            a.dilation[0], " dilationW: ", a.dilation[1]);
-  TT_CHECK(a.kernel[1] / 2 >= a.padding[1] && a.kernel[0] / 2 >= a.padding[0],
-           "pad should be smaller than or equal to half of kernel size, but got padW = ", a.padding[1],
-           ", padH = ", a.padding[0], ", kW = ", a.kernel[1], ", kH = ", a.kernel[0]);
+  for (int d = 0; d < 2; ++d) {
+    TT_CHECK(a.padding[d] <= a.kernel[d] / 2, "pad should be at most half of kernel size, but got pad=",
+             a.padding[d], " and kernel_size=", a.kernel[d]);
+  }
   native::Pool2dGeometry g{};
   g.batch = sizes[0];
   g.channels = sizes[1];
