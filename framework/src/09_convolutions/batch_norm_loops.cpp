@@ -25,11 +25,11 @@ std::tuple<Tensor, Tensor, Tensor> batch_norm_loops(const Tensor& input, const T
                                                     const Tensor& running_mean, const Tensor& running_var,
                                                     bool training, double momentum, double eps) {
   const int64_t batch = input.size(0), channels = input.size(1);
-  const int64_t positions = channels == 0 || batch == 0 ? 0 : input.numel() / (batch * channels);
   Tensor output = empty(input.sizes(), input.options());
   Tensor mean = empty({channels}, input.options());
   Tensor invstd = empty({channels}, input.options());
   // BEGIN SOLUTION name="tinytorch::native::batch_norm_loops" lesson="7. Batch normalisation"
+  const int64_t positions = channels == 0 || batch == 0 ? 0 : input.numel() / (batch * channels);  // S
   TT_DISPATCH_FLOATING_TYPES(input.scalar_type(), "batch_norm", [&] {
     const scalar_t* x = input.data_ptr<scalar_t>();
     const scalar_t* w = weight.defined() ? weight.data_ptr<scalar_t>() : nullptr;
@@ -91,12 +91,12 @@ std::tuple<Tensor, Tensor, Tensor> batch_norm_backward_loops(const Tensor& grad_
                                                              const Tensor& invstd, bool training,
                                                              const std::array<bool, 3>& output_mask) {
   const int64_t batch = input.size(0), channels = input.size(1);
-  const int64_t positions = channels == 0 || batch == 0 ? 0 : input.numel() / (batch * channels);
   Tensor grad_input, grad_weight, grad_bias;
   if (output_mask[0]) grad_input = empty(input.sizes(), input.options());
   if (output_mask[1]) grad_weight = empty({channels}, input.options());
   if (output_mask[2]) grad_bias = empty({channels}, input.options());
   // BEGIN SOLUTION name="tinytorch::native::batch_norm_backward_loops" lesson="7. Batch normalisation"
+  const int64_t positions = channels == 0 || batch == 0 ? 0 : input.numel() / (batch * channels);  // S
   TT_DISPATCH_FLOATING_TYPES(input.scalar_type(), "batch_norm_backward", [&] {
     const scalar_t* x = input.data_ptr<scalar_t>();
     const scalar_t* gy = grad_output.data_ptr<scalar_t>();
