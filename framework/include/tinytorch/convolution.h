@@ -17,8 +17,18 @@
 
 namespace tinytorch {
 
-// groups must be 1 for now.
 Tensor conv2d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias = {},
               IntArrayRef stride = 1, IntArrayRef padding = 0, IntArrayRef dilation = 1, int64_t groups = 1);
+
+// input (N, C, L) or (C, L); weight (O, C / groups, k): the 2-D convolution over a height of 1.
+Tensor conv1d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias = {},
+              IntArrayRef stride = 1, IntArrayRef padding = 0, IntArrayRef dilation = 1, int64_t groups = 1);
+
+// The transposed convolution (the gradient of conv2d with respect to its input, used to upsample):
+// input (N, C, H, W), weight (C, O / groups, kh, kw), out (N, O, OH, OW) with
+// OH = (H - 1) stride - 2 padding + dilation (kh - 1) + output_padding + 1 (OW alike).
+Tensor conv_transpose2d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias = {},
+                        IntArrayRef stride = 1, IntArrayRef padding = 0, IntArrayRef output_padding = 0,
+                        int64_t groups = 1, IntArrayRef dilation = 1);
 
 }  // namespace tinytorch

@@ -55,6 +55,32 @@ ExpandingArray<2> conv2d_padding_sizes(const Conv2dFuncOptions::padding_t& paddi
 
 Tensor conv2d(const Tensor& input, const Tensor& weight, const Conv2dFuncOptions& options = {});
 
+struct Conv1dFuncOptions {
+  using padding_t = detail::conv_padding_t<1>;
+  TORCH_ARG(Tensor, bias) = Tensor();
+  TORCH_ARG(ExpandingArray<1>, stride) = 1;
+  TORCH_ARG(padding_t, padding) = ExpandingArray<1>(0);
+  TORCH_ARG(ExpandingArray<1>, dilation) = 1;
+  TORCH_ARG(int64_t, groups) = 1;
+};
+
+// The padding a 1-D padding option stands for (kValid 0, kSame dilation * (kernel - 1) / 2).
+ExpandingArray<1> conv1d_padding_sizes(const Conv1dFuncOptions::padding_t& padding, int64_t kernel_size,
+                                       int64_t stride, int64_t dilation);
+
+Tensor conv1d(const Tensor& input, const Tensor& weight, const Conv1dFuncOptions& options = {});
+
+struct ConvTranspose2dFuncOptions {
+  TORCH_ARG(Tensor, bias) = Tensor();
+  TORCH_ARG(ExpandingArray<2>, stride) = 1;
+  TORCH_ARG(ExpandingArray<2>, padding) = 0;
+  TORCH_ARG(ExpandingArray<2>, output_padding) = 0;
+  TORCH_ARG(int64_t, groups) = 1;
+  TORCH_ARG(ExpandingArray<2>, dilation) = 1;
+};
+
+Tensor conv_transpose2d(const Tensor& input, const Tensor& weight, const ConvTranspose2dFuncOptions& options = {});
+
 }  // namespace functional
 }  // namespace nn
 }  // namespace tinytorch

@@ -69,5 +69,64 @@ class Conv2dImpl : public Cloneable<Conv2dImpl> {
 
 TORCH_MODULE(Conv2d);
 
+// nn::Conv1d: weight (out_channels, in_channels / groups, kernel), input (N, C, L) or (C, L).
+using Conv1dOptions = ConvOptions<1>;
+
+class Conv1dImpl : public Cloneable<Conv1dImpl> {
+ public:
+  Conv1dImpl(int64_t input_channels, int64_t output_channels, ExpandingArray<1> kernel_size)
+      : Conv1dImpl(Conv1dOptions(input_channels, output_channels, kernel_size)) {}
+  explicit Conv1dImpl(Conv1dOptions options_);
+  void reset() override;
+  void reset_parameters();
+  // "torch::nn::Conv1d(4, 8, kernel_size=3, stride=1)"
+  void pretty_print(std::ostream& stream) const override;
+  Tensor forward(const Tensor& input);
+
+  Conv1dOptions options;
+  Tensor weight;
+  Tensor bias;
+};
+
+TORCH_MODULE(Conv1d);
+
+// nn::ConvTranspose2d (LibTorch's): weight (in_channels, out_channels / groups, kernel_h, kernel_w),
+// initialised like Conv2d's with fan_in = out_channels / groups * kernel_h * kernel_w.
+template <size_t D>
+struct ConvTransposeOptions {
+  using padding_mode_t = typename ConvOptions<D>::padding_mode_t;
+  ConvTransposeOptions(int64_t in_channels, int64_t out_channels, ExpandingArray<D> kernel_size)
+      : in_channels_(in_channels), out_channels_(out_channels), kernel_size_(kernel_size) {}
+  TORCH_ARG(int64_t, in_channels);
+  TORCH_ARG(int64_t, out_channels);
+  TORCH_ARG(ExpandingArray<D>, kernel_size);
+  TORCH_ARG(ExpandingArray<D>, stride) = 1;
+  TORCH_ARG(ExpandingArray<D>, padding) = 0;
+  TORCH_ARG(ExpandingArray<D>, output_padding) = 0;
+  TORCH_ARG(int64_t, groups) = 1;
+  TORCH_ARG(bool, bias) = true;
+  TORCH_ARG(ExpandingArray<D>, dilation) = 1;
+  TORCH_ARG(padding_mode_t, padding_mode) = enumtype::kZeros();
+};
+using ConvTranspose2dOptions = ConvTransposeOptions<2>;
+
+class ConvTranspose2dImpl : public Cloneable<ConvTranspose2dImpl> {
+ public:
+  ConvTranspose2dImpl(int64_t input_channels, int64_t output_channels, ExpandingArray<2> kernel_size)
+      : ConvTranspose2dImpl(ConvTranspose2dOptions(input_channels, output_channels, kernel_size)) {}
+  explicit ConvTranspose2dImpl(ConvTranspose2dOptions options_);
+  void reset() override;
+  void reset_parameters();
+  // "torch::nn::ConvTranspose2d(16, 8, kernel_size=[2, 2], stride=[2, 2])"
+  void pretty_print(std::ostream& stream) const override;
+  Tensor forward(const Tensor& input);
+
+  ConvTranspose2dOptions options;
+  Tensor weight;
+  Tensor bias;
+};
+
+TORCH_MODULE(ConvTranspose2d);
+
 }  // namespace nn
 }  // namespace tinytorch
