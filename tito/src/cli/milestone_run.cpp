@@ -162,7 +162,7 @@ PartRun run_part(const Session& session, const Toolchain& toolchain, const Miles
   fs::create_directories(request.build_dir);
 
   std::cout << "\n" << out.bold(fmt::format("Part {}: {}", part.number, part.title))
-            << out.dim(fmt::format("   (gate: {}; time limit {} s)", part.gate.describe(), part.time_limit_s)) << "\n";
+            << out.dim(fmt::format("   (gate: {}; time limit {} s)", part.describe_gates(), part.time_limit_s)) << "\n";
   std::vector<ResultLine> results;
   auto progress = [&out](const std::string& line) { std::cout << "  " << out.dim(line) << "\n" << std::flush; };
   bool announced_run = false;
@@ -204,7 +204,7 @@ PartRun run_part(const Session& session, const Toolchain& toolchain, const Miles
   run.record.skipped = verdict.skipped;
   run.record.value = verdict.value;
   run.record.metric = part.gate.metric;
-  run.record.gate = part.gate.describe();
+  run.record.gate = part.describe_gates();
   run.record.seconds = outcome.build_seconds + outcome.run_seconds;
   run.record.message = verdict.message;
   run.record.learner_modules = code.learner;
@@ -216,9 +216,9 @@ PartRun run_part(const Session& session, const Toolchain& toolchain, const Miles
     if (printed_output.find(file) == std::string::npos) std::cout << "  wrote " << file << "\n";
   if (verdict.passed) {
     std::cout << out.ok_mark() << " " << out.green(fmt::format("Part {} passed", part.number))
-              << fmt::format(": {} = {} meets the gate {} (build {:.1f} s, run {:.1f} s)\n", part.gate.metric,
-                             format_measured(*verdict.value),
-                             part.gate.describe(), outcome.build_seconds, outcome.run_seconds);
+              << fmt::format(": {} {} {} (build {:.1f} s, run {:.1f} s)\n", verdict.measured,
+                             part.further_gates.empty() ? "meets the gate" : "meet the gates", part.describe_gates(),
+                             outcome.build_seconds, outcome.run_seconds);
   } else if (verdict.skipped) {
     std::cout << out.yellow(fmt::format("Part {} skipped", part.number)) << " (optional; it does not count against the "
               << "milestone): " << verdict.message << "\n";
