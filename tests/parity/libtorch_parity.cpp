@@ -135,6 +135,67 @@ static void show_convolution() {
   try { torch::conv2d(torch::ones({1, 1, 2, 2}), conv->weight); } catch (const std::exception& e) { std::cout << "## conv2d kernel error\n" << first_line(e) << "\n"; }
 }
 
+// Pooling, batch normalisation and the small CNN layers (module 09): values, gradients, node names,
+// running statistics, printing and error messages, in double where the numbers are exact.
+static void show_spatial() {
+  namespace nn = torch::nn;
+  namespace F = torch::nn::functional;
+  auto as_3d = [](const torch::Tensor& t) { return t.reshape({-1, t.size(-2), t.size(-1)}); };
+  auto first_line = [](const std::exception& e) { std::string s = e.what(); return s.substr(0, s.find('\n')); };
+  // Small integers in a scrambled order (with ties), so maxima and their indices are exact.
+  auto pattern = [](int64_t n, int64_t multiplier, int64_t modulus) {
+    std::vector<double> v(n);
+    for (int64_t i = 0; i < n; ++i) v[i] = static_cast<double>((i * multiplier) % modulus);
+    return torch::tensor(v, torch::kDouble);
+  };
+  auto x = (pattern(100, 7, 9) - 4).reshape({2, 2, 5, 5}).requires_grad_();
+  auto pooled = torch::max_pool2d_with_indices(x, {3, 2}, {2, 1}, 1, 1, true);
+  show("max_pool2d", as_3d(std::get<0>(pooled)));
+  show("max_pool2d indices", as_3d(std::get<1>(pooled)));
+  std::cout << "## max_pool2d grad_fn\n" << std::get<0>(pooled).grad_fn()->name() << "\n";
+  auto avg = torch::avg_pool2d(x, 3, 2, 1, true, false);
+  show("avg_pool2d", as_3d(avg));
+  std::cout << "## avg_pool2d grad_fn\n" << avg.grad_fn()->name() << "\n";
+  auto adaptive = torch::adaptive_avg_pool2d(x, {2, 3});
+  show("adaptive_avg_pool2d", as_3d(adaptive));
+  std::cout << "## adaptive_avg_pool2d grad_fn\n" << adaptive.grad_fn()->name() << "\n";
+  (std::get<0>(pooled).sum() + (avg * 2).sum() + (adaptive * 3).sum()).backward();
+  show("pooling grad", as_3d(x.grad()));
+  show("max_pool1d", torch::max_pool1d(x.detach()[0], 2));
+  show("avg_pool2d divisor", as_3d(F::avg_pool2d(x.detach(), F::AvgPool2dFuncOptions(2).divisor_override(3))));
+
+  auto input = (pattern(24, 3, 5) * 0.5).reshape({3, 2, 2, 2}).requires_grad_();
+  auto weight = torch::tensor({1.5, -0.5}, torch::TensorOptions().dtype(torch::kDouble).requires_grad(true));
+  auto bias = torch::tensor({0.25, 1.0}, torch::TensorOptions().dtype(torch::kDouble).requires_grad(true));
+  auto running_mean = torch::zeros({2}, torch::kDouble), running_var = torch::ones({2}, torch::kDouble);
+  auto normed = torch::batch_norm(input, weight, bias, running_mean, running_var, true, 0.1, 1e-5, false);
+  show("batch_norm train", as_3d(normed));
+  std::cout << "## batch_norm grad_fn\n" << normed.grad_fn()->name() << "\n";
+  show("running_mean", running_mean);
+  show("running_var", running_var);
+  (normed * torch::arange(24, torch::kDouble).reshape({3, 2, 2, 2})).sum().backward();
+  show("batch_norm grad input", as_3d(input.grad()));
+  show("batch_norm grad weight", weight.grad());
+  show("batch_norm grad bias", bias.grad());
+  show("batch_norm eval", as_3d(F::batch_norm(input.detach(), running_mean, running_var,
+                                              F::BatchNormFuncOptions().weight(weight.detach()).eps(1e-3))));
+
+  std::cout << "## spatial modules\n" << *nn::MaxPool2d(nn::MaxPool2dOptions(3).stride(2).padding(1)) << "\n"
+            << *nn::AvgPool2d(2) << "\n" << *nn::AdaptiveAvgPool2d(nn::AdaptiveAvgPool2dOptions({4, 4})) << "\n"
+            << *nn::BatchNorm2d(6) << "\n" << *nn::BatchNorm1d(nn::BatchNorm1dOptions(3).momentum(0.01).affine(false))
+            << "\n" << *nn::LeakyReLU() << "\n" << *nn::Dropout2d(0.25) << "\n"
+            << *nn::Unflatten(nn::UnflattenOptions(1, {2, 3})) << "\n";
+  nn::BatchNorm2d bn(2);
+  bn(input.detach().to(torch::kFloat));
+  std::cout << "## batchnorm buffers\n" << bn->running_mean << "\n" << bn->running_var << "\n"
+            << bn->num_batches_tracked << "\n";
+  show("leaky_relu", torch::leaky_relu(torch::tensor({-2.0, 0.5}), 0.2));
+  try { torch::max_pool2d(torch::ones({1, 1, 4, 4}), 2, 2, 2); } catch (const std::exception& e) { std::cout << "## max_pool2d pad error\n" << first_line(e) << "\n"; }
+  try { torch::max_pool2d(torch::ones({1, 1, 2, 2}), 3); } catch (const std::exception& e) { std::cout << "## max_pool2d size error\n" << first_line(e) << "\n"; }
+  try { bn(torch::ones({2, 2})); } catch (const std::exception& e) { std::cout << "## batchnorm dim error\n" << first_line(e) << "\n"; }
+  try { nn::BatchNorm1d(2)(torch::ones({1, 2})); } catch (const std::exception& e) { std::cout << "## batchnorm one value error\n" << first_line(e) << "\n"; }
+}
+
 int main() {
   // Factories and dtype inference.
   show("tensor floats", torch::tensor({{1.5, 2.0}, {3.0, 4.0}}));
@@ -245,5 +306,6 @@ int main() {
   show_optimizers();
   show_gradients();
   show_convolution();
+  show_spatial();
   return 0;
 }

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "tinytorch/scalar.h"
 #include "tinytorch/tensor.h"
 
 namespace tinytorch {
@@ -21,6 +22,7 @@ Tensor tanh(const Tensor& self);
 // x * Phi(x), Phi the standard normal CDF: approximate "none" uses erf exactly, "tanh" the
 // tanh approximation 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))). Floating inputs only.
 Tensor gelu(const Tensor& self, const std::string& approximate = "none");
+Tensor leaky_relu(const Tensor& self, const Scalar& negative_slope = 0.01);
 // exp(x) / sum(exp(x)) along `dim`, computed as exp(x - max) / sum(exp(x - max)). With `dtype`
 // the input is converted first (as LibTorch); integer inputs need it.
 Tensor softmax(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);

@@ -6,6 +6,15 @@
 namespace tinytorch {
 namespace nn {
 
+LeakyReLUImpl::LeakyReLUImpl(const LeakyReLUOptions& options_)
+    : Cloneable("torch::nn::LeakyReLUImpl"), options(options_) {}
+Tensor LeakyReLUImpl::forward(Tensor input) { return functional::leaky_relu(std::move(input), options); }
+void LeakyReLUImpl::pretty_print(std::ostream& stream) const {
+  stream << std::boolalpha << "torch::nn::LeakyReLU(negative_slope=" << options.negative_slope();
+  if (options.inplace()) stream << ", inplace=" << options.inplace();
+  stream << ")";
+}
+
 ReLUImpl::ReLUImpl(const ReLUOptions& options_) : Cloneable("torch::nn::ReLUImpl"), options(options_) {}
 Tensor ReLUImpl::forward(Tensor input) { return functional::relu(std::move(input), options); }
 void ReLUImpl::pretty_print(std::ostream& stream) const {

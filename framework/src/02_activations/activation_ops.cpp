@@ -86,6 +86,32 @@ Tensor relu(const Tensor& self) {
   return result;
 }
 
+// max(0, x) + negative_slope min(0, x): a small slope instead of ReLU's zero for x < 0, so that a
+// unit pushed negative still gets a gradient.
+Tensor leaky_relu(const Tensor& self, const Scalar& negative_slope) {
+  TT_CHECK(self.is_floating_point(), "\"leaky_relu_cpu\" not implemented for '", toString(self.scalar_type()), "'");
+  const double slope = negative_slope.to<double>();
+  Tensor result = map_floating(detail::as_contiguous(self, self.scalar_type()), "leaky_relu_cpu", [slope](auto x) {
+    using T = decltype(x);
+    return x > T(0) ? x : static_cast<T>(x * slope);
+  });
+  OpAttributes attributes;
+  attributes.alpha = negative_slope;
+  record_op("leaky_relu", {self}, {result}, attributes);
+  return result;
+}
+
+namespace {
+const RegisterDerivative leaky_relu_derivative("leaky_relu", {
+    "LeakyReluBackward0", [](SaveForBackward& save) { save.input(0); },
+    [](const BackwardContext& ctx) -> tensor_list {
+      const Tensor& x = ctx.saved(0);
+      const double slope = ctx.attributes.alpha.to<double>();
+      const Tensor positive = (x > 0).to(ctx.grad().scalar_type());
+      return {ctx.grad() * (positive + (1 - positive) * slope)};
+    }});
+}  // namespace
+
 Tensor sigmoid(const Tensor& self) {
   Tensor result = native::sigmoid(detail::as_contiguous(self, floating_result(self)));
   record_op("sigmoid", {self}, {result});

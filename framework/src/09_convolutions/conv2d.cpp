@@ -1,15 +1,17 @@
-// Module 09 (Convolutions): torch::conv2d, its kernels and nn::Conv2d.
+// Module 09 (Convolutions), the given half: torch::conv2d (LibTorch's shape checks and messages, the
+// recorded op and its derivative), F::conv2d and nn::Conv2d.
 //
-// conv2d_reference is the definition, seven loops over (sample, output channel, output row, output
-// column, input channel, kernel row, kernel column), and conv2d_backward_reference its gradients by
-// the same loops. Module 17's im2col path (framework/src/kernels/conv2d_im2col.cpp) computes the same
-// faster; it replaces them only in builds that link it (runtime/fast_kernels.h).
+// The kernels are the learner's (conv2d_loops.cpp): conv2d_reference is the definition, seven loops
+// over (sample, output channel, output row, output column, input channel, kernel row, kernel column),
+// and conv2d_backward_reference its gradients by the same loops. Module 17's im2col path
+// (framework/src/kernels/conv2d_im2col.cpp) computes the same faster; it replaces them only in builds
+// that link it (runtime/fast_kernels.h), so a learner's build runs the learner's loops at every size.
 #include <algorithm>
 #include <cmath>
 #include <ostream>
 #include <vector>
 
-#include "09_convolutions/conv2d_kernels.h"
+#include "tinytorch/spatial_kernels.h"
 #include "runtime/fast_kernels.h"
 #include "tinytorch/convolution.h"
 #include "tinytorch/dispatch.h"
@@ -20,25 +22,20 @@
 
 namespace tinytorch {
 namespace native {
-namespace {
-
-// Output size along one dimension: how many kernel placements fit in the padded input.
-int64_t conv_output_size(int64_t input, int64_t kernel, int64_t stride, int64_t padding, int64_t dilation) {
-  return (input + 2 * padding - dilation * (kernel - 1) - 1) / stride + 1;
-}
-
-int64_t groups_of(const Tensor& input, const Tensor& weight) { return input.size(1) / weight.size(1); }
-
-}  // namespace
 
 // input (N, C, H, W) and weight (O, C / groups, kh, kw): the geometry of one image of one group
 // would use C / groups channels; im2col and col2im run over all C channels at once, because the
 // rows of group g are simply rows [g K, (g + 1) K) of the full column matrix (K = C / groups kh kw).
 Conv2dGeometry geometry_of(const Tensor& input, const Tensor& weight, const Conv2dParams& p) {
   Conv2dGeometry g{};
+  g.batch = input.size(0);
   g.channels = input.size(1);
   g.height = input.size(2);
   g.width = input.size(3);
+  g.out_channels = weight.size(0);
+  g.group_in = weight.size(1);
+  g.groups = g.group_in > 0 ? g.channels / g.group_in : 1;
+  g.group_out = g.out_channels / g.groups;
   g.kernel_h = weight.size(2);
   g.kernel_w = weight.size(3);
   g.stride_h = p.stride[0];
@@ -50,101 +47,6 @@ Conv2dGeometry geometry_of(const Tensor& input, const Tensor& weight, const Conv
   g.out_h = conv_output_size(g.height, g.kernel_h, g.stride_h, g.pad_h, g.dilation_h);
   g.out_w = conv_output_size(g.width, g.kernel_w, g.stride_w, g.pad_w, g.dilation_w);
   return g;
-}
-
-// The convolution straight from its definition: what module 09's learner will write first.
-Tensor conv2d_reference(const Tensor& input, const Tensor& weight, const Tensor& bias, const Conv2dParams& params) {
-  const Conv2dGeometry g = geometry_of(input, weight, params);
-  const int64_t batch = input.size(0);
-  const int64_t out_channels = weight.size(0);
-  const int64_t groups = groups_of(input, weight);
-  const int64_t group_in = g.channels / groups;  // input channels each output channel sees
-  const int64_t group_out = out_channels / groups;
-  Tensor output = empty({batch, out_channels, g.out_h, g.out_w}, input.options());
-  TT_DISPATCH_FLOATING_TYPES(input.scalar_type(), "conv2d_reference", [&] {
-    const scalar_t* x = input.data_ptr<scalar_t>();
-    const scalar_t* w = weight.data_ptr<scalar_t>();
-    const scalar_t* b = bias.defined() ? bias.data_ptr<scalar_t>() : nullptr;
-    scalar_t* out = output.data_ptr<scalar_t>();
-    for (int64_t n = 0; n < batch; ++n) {
-      for (int64_t o = 0; o < out_channels; ++o) {
-        const int64_t first_channel = (o / group_out) * group_in;  // o's group's first input channel
-        for (int64_t y = 0; y < g.out_h; ++y) {
-          for (int64_t x_out = 0; x_out < g.out_w; ++x_out) {
-            scalar_t sum = b != nullptr ? b[o] : scalar_t(0);
-            for (int64_t c = 0; c < group_in; ++c) {
-              for (int64_t i = 0; i < g.kernel_h; ++i) {
-                const int64_t in_y = y * g.stride_h + i * g.dilation_h - g.pad_h;
-                if (in_y < 0 || in_y >= g.height) continue;  // padding contributes 0
-                for (int64_t j = 0; j < g.kernel_w; ++j) {
-                  const int64_t in_x = x_out * g.stride_w + j * g.dilation_w - g.pad_w;
-                  if (in_x < 0 || in_x >= g.width) continue;
-                  const scalar_t pixel = x[((n * g.channels + first_channel + c) * g.height + in_y) * g.width + in_x];
-                  sum += pixel * w[((o * group_in + c) * g.kernel_h + i) * g.kernel_w + j];
-                }
-              }
-            }
-            out[((n * out_channels + o) * g.out_h + y) * g.out_w + x_out] = sum;
-          }
-        }
-      }
-    }
-  });
-  return output;
-}
-
-// Gradients by the forward's loops: each product input[..] * weight[..] that made out[n][o][y][x]
-// sends grad_out[n][o][y][x] times the other factor back to it.
-std::tuple<Tensor, Tensor, Tensor> conv2d_backward_reference(const Tensor& grad_output, const Tensor& input_,
-                                                             const Tensor& weight_, const Conv2dParams& params,
-                                                             const std::array<bool, 3>& output_mask) {
-  const Tensor input = input_.contiguous();
-  const Tensor weight = weight_.contiguous();
-  const Conv2dGeometry g = geometry_of(input, weight, params);
-  const int64_t batch = input.size(0);
-  const int64_t out_channels = weight.size(0);
-  const int64_t groups = groups_of(input, weight);
-  const int64_t group_in = g.channels / groups;
-  const int64_t group_out = out_channels / groups;
-  Tensor grad_input, grad_weight, grad_bias;
-  if (output_mask[0]) grad_input = zeros(input.sizes(), input.options());
-  if (output_mask[1]) grad_weight = zeros(weight.sizes(), weight.options());
-  if (output_mask[2]) grad_bias = zeros({out_channels}, weight.options());
-  TT_DISPATCH_FLOATING_TYPES(input.scalar_type(), "conv2d_backward", [&] {
-    const scalar_t* x = input.data_ptr<scalar_t>();
-    const scalar_t* w = weight.data_ptr<scalar_t>();
-    const scalar_t* gy = grad_output.data_ptr<scalar_t>();
-    scalar_t* gx = output_mask[0] ? grad_input.data_ptr<scalar_t>() : nullptr;
-    scalar_t* gw = output_mask[1] ? grad_weight.data_ptr<scalar_t>() : nullptr;
-    scalar_t* gb = output_mask[2] ? grad_bias.data_ptr<scalar_t>() : nullptr;
-    for (int64_t n = 0; n < batch; ++n) {
-      for (int64_t o = 0; o < out_channels; ++o) {
-        const int64_t first_channel = (o / group_out) * group_in;
-        for (int64_t y = 0; y < g.out_h; ++y) {
-          for (int64_t x_out = 0; x_out < g.out_w; ++x_out) {
-            const scalar_t grad = gy[n * grad_output.stride(0) + o * grad_output.stride(1) +
-                                     y * grad_output.stride(2) + x_out * grad_output.stride(3)];
-            if (gb != nullptr) gb[o] += grad;
-            for (int64_t c = 0; c < group_in; ++c) {
-              for (int64_t i = 0; i < g.kernel_h; ++i) {
-                const int64_t in_y = y * g.stride_h + i * g.dilation_h - g.pad_h;
-                if (in_y < 0 || in_y >= g.height) continue;
-                for (int64_t j = 0; j < g.kernel_w; ++j) {
-                  const int64_t in_x = x_out * g.stride_w + j * g.dilation_w - g.pad_w;
-                  if (in_x < 0 || in_x >= g.width) continue;
-                  const int64_t pixel = ((n * g.channels + first_channel + c) * g.height + in_y) * g.width + in_x;
-                  const int64_t tap = ((o * group_in + c) * g.kernel_h + i) * g.kernel_w + j;
-                  if (gx != nullptr) gx[pixel] += grad * w[tap];
-                  if (gw != nullptr) gw[tap] += grad * x[pixel];
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-  });
-  return {grad_input, grad_weight, grad_bias};
 }
 
 Tensor conv2d_forward(const Tensor& input, const Tensor& weight, const Tensor& bias, const Conv2dParams& params) {

@@ -16,8 +16,6 @@ namespace tinytorch {
 namespace native {
 namespace {
 
-int64_t groups_of(const Tensor& input, const Tensor& weight) { return input.size(1) / weight.size(1); }
-
 // Images per GEMM, within two limits: a chunk's unfolded columns stay within about 256 KiB (still in
 // the L2 cache when the GEMM reads them), and, where one image allows it, each GEMM stays within
 // kSmallGemmMaxMultiplyAdds, the size up to which cpublas::gemm multiplies without packing.
@@ -39,12 +37,9 @@ int64_t images_per_chunk(int64_t column_rows, int64_t multiply_adds_per_image, i
 // less than keeping C kh kw x N OH OW columns alive until the backward pass.
 Tensor conv2d_im2col(const Tensor& input, const Tensor& weight, const Tensor& bias, const Conv2dParams& params) {
   const Conv2dGeometry g = geometry_of(input, weight, params);
-  const int64_t batch = input.size(0);
-  const int64_t out_channels = weight.size(0);
-  const int64_t groups = groups_of(input, weight);
-  const int64_t group_out = out_channels / groups;
-  const int64_t K = weight.numel() / out_channels;  // rows of one group's columns: C / groups kh kw
-  const int64_t positions = g.out_h * g.out_w;      // P = OH OW
+  const int64_t batch = g.batch, out_channels = g.out_channels, groups = g.groups, group_out = g.group_out;
+  const int64_t K = g.group_in * g.kernel_h * g.kernel_w;  // rows of one group's columns: C / groups kh kw
+  const int64_t positions = g.out_h * g.out_w;               // P = OH OW
   const int64_t image_size = g.channels * g.height * g.width;
   Tensor output = empty({batch, out_channels, g.out_h, g.out_w}, input.options());
   if (output.numel() == 0) return output;
@@ -88,12 +83,9 @@ std::tuple<Tensor, Tensor, Tensor> conv2d_backward_im2col(const Tensor& grad_out
   const Tensor input = input_.contiguous();
   const Tensor weight = weight_.contiguous();
   const Conv2dGeometry g = geometry_of(input, weight, params);
-  const int64_t batch = input.size(0);
-  const int64_t out_channels = weight.size(0);
-  const int64_t groups = groups_of(input, weight);
-  const int64_t group_out = out_channels / groups;
-  const int64_t K = weight.numel() / out_channels;
-  const int64_t positions = g.out_h * g.out_w;
+  const int64_t batch = g.batch, out_channels = g.out_channels, groups = g.groups, group_out = g.group_out;
+  const int64_t K = g.group_in * g.kernel_h * g.kernel_w;  // rows of one group's columns: C / groups kh kw
+  const int64_t positions = g.out_h * g.out_w;               // P = OH OW
   const int64_t image_size = g.channels * g.height * g.width;
   Tensor grad_input, grad_weight, grad_bias;
   if (output_mask[0]) grad_input = zeros(input.sizes(), input.options());

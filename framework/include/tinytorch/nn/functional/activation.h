@@ -24,6 +24,11 @@ struct GELUOptions {
   TORCH_ARG(std::string, approximate) = "none";  // "none" (erf, exact) or "tanh"
 };
 
+struct LeakyReLUOptions {
+  TORCH_ARG(double, negative_slope) = 1e-2;
+  TORCH_ARG(bool, inplace) = false;
+};
+
 struct SoftmaxOptions {
   /* implicit */ SoftmaxOptions(int64_t dim) : dim_(dim) {}
   TORCH_ARG(int64_t, dim);
@@ -38,6 +43,7 @@ namespace functional {
 
 using ReLUFuncOptions = ReLUOptions;
 using GELUFuncOptions = GELUOptions;
+using LeakyReLUFuncOptions = LeakyReLUOptions;
 
 struct SoftmaxFuncOptions {
   /* implicit */ SoftmaxFuncOptions(int64_t dim) : dim_(dim) {}
@@ -55,6 +61,13 @@ struct LogSoftmaxFuncOptions {
 inline Tensor relu(Tensor input, const ReLUFuncOptions& options = {}) {
   if (!options.inplace()) return ::tinytorch::relu(input);
   input.copy_(::tinytorch::relu(input));
+  return input;
+}
+
+// F::leaky_relu(x, F::LeakyReLUFuncOptions().negative_slope(0.2)); inplace overwrites x.
+inline Tensor leaky_relu(Tensor input, const LeakyReLUFuncOptions& options = {}) {
+  if (!options.inplace()) return ::tinytorch::leaky_relu(input, options.negative_slope());
+  input.copy_(::tinytorch::leaky_relu(input, options.negative_slope()));
   return input;
 }
 

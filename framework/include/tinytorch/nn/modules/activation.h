@@ -24,6 +24,16 @@ class ReLUImpl : public Cloneable<ReLUImpl> {
 };
 TORCH_MODULE(ReLU);
 
+class LeakyReLUImpl : public Cloneable<LeakyReLUImpl> {
+ public:
+  explicit LeakyReLUImpl(const LeakyReLUOptions& options_ = {});
+  Tensor forward(Tensor input);
+  void reset() override {}
+  void pretty_print(std::ostream& stream) const override;  // torch::nn::LeakyReLU(negative_slope=0.01)
+  LeakyReLUOptions options;
+};
+TORCH_MODULE(LeakyReLU);
+
 class SigmoidImpl : public Cloneable<SigmoidImpl> {
  public:
   SigmoidImpl();

@@ -41,5 +41,23 @@ class DropoutImpl : public Cloneable<DropoutImpl> {
 
 TORCH_MODULE(Dropout);
 
+// nn::Dropout2d: drops whole channels of an (N, C, H, W) or (C, H, W) input (nearby pixels of a
+// feature map are too alike for dropping single pixels to regularise). Given (module 09).
+using Dropout2dOptions = DropoutOptions;
+
+class Dropout2dImpl : public Cloneable<Dropout2dImpl> {
+ public:
+  explicit Dropout2dImpl(const Dropout2dOptions& options_ = {});
+  // "dropout probability has to be between 0 and 1, but got 1.5"
+  void reset() override;
+  // "torch::nn::Dropout2d(p=0.5, inplace=false)"
+  void pretty_print(std::ostream& stream) const override;
+  Tensor forward(Tensor input);
+
+  Dropout2dOptions options;
+};
+
+TORCH_MODULE(Dropout2d);
+
 }  // namespace nn
 }  // namespace tinytorch

@@ -1,0 +1,166 @@
+// Module 09 (Convolutions), lesson section "6. Pooling".
+// The given code (pooling.cpp) has checked the shapes with LibTorch's messages, made the input a
+// contiguous (N, C, H, W) tensor of a floating dtype and worked out the geometry g
+// (tinytorch/spatial_kernels.h), output size included. Window (y, x) of a plane covers input rows
+// y stride_h - pad_h + i dilation_h for i < kernel_h (columns alike); rows and columns outside the
+// image are padding.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "tinytorch/spatial_kernels.h"
+#include "tinytorch/dispatch.h"
+#include "tinytorch/factories.h"
+#include "tinytorch/kernels.h"
+
+namespace tinytorch {
+namespace native {
+
+// TODO: max_pool2d_loops -- the largest value of each window, and where it was (section 6).
+//   Padding is never the maximum (LibTorch pads max pooling with -infinity): look only at taps
+//   inside the image. On a tie keep the first position met (row by row); a NaN wins (LibTorch
+//   propagates it). Write output[n][c][y][x] and indices[n][c][y][x] = row W + column.
+//   Example: 1..16 as a 4 x 4 image, kernel 2, stride 2 -> [[6, 8], [14, 16]], indices [[5, 7], [13, 15]].
+std::tuple<Tensor, Tensor> max_pool2d_loops(const Tensor& input, const Pool2dGeometry& g) {
+  Tensor output = empty({g.batch, g.channels, g.out_h, g.out_w}, input.options());
+  Tensor indices = empty({g.batch, g.channels, g.out_h, g.out_w}, input.options().dtype(kLong));
+  // BEGIN SOLUTION name="tinytorch::native::max_pool2d_loops" lesson="6. Pooling"
+  TT_DISPATCH_FLOATING_TYPES(input.scalar_type(), "max_pool2d", [&] {
+    const scalar_t* in = input.data_ptr<scalar_t>();
+    scalar_t* out = output.data_ptr<scalar_t>();
+    int64_t* where = indices.data_ptr<int64_t>();
+    for (int64_t plane = 0; plane < g.batch * g.channels; ++plane) {
+      const scalar_t* image = in + plane * g.height * g.width;
+      for (int64_t y = 0; y < g.out_h; ++y) {
+        for (int64_t x = 0; x < g.out_w; ++x) {
+          scalar_t best = -std::numeric_limits<scalar_t>::infinity();
+          int64_t best_index = -1;
+          for (int64_t i = 0; i < g.kernel_h; ++i) {
+            const int64_t in_y = y * g.stride_h - g.pad_h + i * g.dilation_h;
+            if (in_y < 0 || in_y >= g.height) continue;
+            for (int64_t j = 0; j < g.kernel_w; ++j) {
+              const int64_t in_x = x * g.stride_w - g.pad_w + j * g.dilation_w;
+              if (in_x < 0 || in_x >= g.width) continue;
+              const scalar_t value = image[in_y * g.width + in_x];
+              if (best_index < 0 || value > best || std::isnan(value)) {
+                best = value;
+                best_index = in_y * g.width + in_x;
+                if (std::isnan(value)) break;
+              }
+            }
+            if (std::isnan(best)) break;
+          }
+          const int64_t at = (plane * g.out_h + y) * g.out_w + x;
+          out[at] = best;
+          where[at] = best_index;
+        }
+      }
+    }
+  });
+  // END SOLUTION
+  return {output, indices};
+}
+
+// TODO: max_pool2d_backward_loops -- only the maximum of a window influenced its output, so only it
+//   gets that output's gradient: grad_input[n][c] at indices[n][c][y][x] += grad_output[n][c][y][x]
+//   ("+=": overlapping windows can pick the same input). Everything else in the window gets 0.
+//   grad_output is contiguous here.
+Tensor max_pool2d_backward_loops(const Tensor& grad_output, const Tensor& indices, const Pool2dGeometry& g) {
+  Tensor grad_input = zeros({g.batch, g.channels, g.height, g.width}, grad_output.options());
+  // BEGIN SOLUTION name="tinytorch::native::max_pool2d_backward_loops" lesson="6. Pooling"
+  TT_DISPATCH_FLOATING_TYPES(grad_output.scalar_type(), "max_pool2d_backward", [&] {
+    const scalar_t* gy = grad_output.data_ptr<scalar_t>();
+    const int64_t* where = indices.data_ptr<int64_t>();
+    scalar_t* gx = grad_input.data_ptr<scalar_t>();
+    const int64_t outputs_per_plane = g.out_h * g.out_w;
+    for (int64_t plane = 0; plane < g.batch * g.channels; ++plane) {
+      scalar_t* image_grad = gx + plane * g.height * g.width;
+      for (int64_t k = 0; k < outputs_per_plane; ++k) {
+        const int64_t at = plane * outputs_per_plane + k;
+        image_grad[where[at]] += gy[at];
+      }
+    }
+  });
+  // END SOLUTION
+  return grad_input;
+}
+
+// TODO: avg_pool2d_loops -- the mean of each window (section 6), LibTorch's way at the borders:
+//   the window spans rows [y stride_h - pad_h, that + kernel_h) clipped to [-pad_h, H + pad_h) (and
+//   columns alike); its size counting padding is pool_size. Sum only the taps inside the image and
+//   divide by g.divisor_override if it is not 0, else by pool_size if g.count_include_pad, else by
+//   the number of taps inside the image. Example: 1..16 as 4 x 4, kernel 2 -> [[3.5, 5.5], [11.5, 13.5]].
+Tensor avg_pool2d_loops(const Tensor& input, const Pool2dGeometry& g) {
+  Tensor output = empty({g.batch, g.channels, g.out_h, g.out_w}, input.options());
+  // BEGIN SOLUTION name="tinytorch::native::avg_pool2d_loops" lesson="6. Pooling"
+  TT_DISPATCH_FLOATING_TYPES(input.scalar_type(), "avg_pool2d", [&] {
+    const scalar_t* in = input.data_ptr<scalar_t>();
+    scalar_t* out = output.data_ptr<scalar_t>();
+    for (int64_t plane = 0; plane < g.batch * g.channels; ++plane) {
+      const scalar_t* image = in + plane * g.height * g.width;
+      for (int64_t y = 0; y < g.out_h; ++y) {
+        for (int64_t x = 0; x < g.out_w; ++x) {
+          int64_t y0 = y * g.stride_h - g.pad_h, x0 = x * g.stride_w - g.pad_w;
+          int64_t y1 = std::min(y0 + g.kernel_h, g.height + g.pad_h);
+          int64_t x1 = std::min(x0 + g.kernel_w, g.width + g.pad_w);
+          const int64_t pool_size = (y1 - y0) * (x1 - x0);
+          y0 = std::max<int64_t>(y0, 0);
+          x0 = std::max<int64_t>(x0, 0);
+          y1 = std::min(y1, g.height);
+          x1 = std::min(x1, g.width);
+          scalar_t sum = 0;
+          for (int64_t in_y = y0; in_y < y1; ++in_y) {
+            for (int64_t in_x = x0; in_x < x1; ++in_x) sum += image[in_y * g.width + in_x];
+          }
+          const int64_t divisor = g.divisor_override != 0 ? g.divisor_override
+                                  : g.count_include_pad   ? pool_size
+                                                          : (y1 - y0) * (x1 - x0);
+          out[(plane * g.out_h + y) * g.out_w + x] = y0 < y1 && x0 < x1 ? sum / scalar_t(divisor) : scalar_t(0);
+        }
+      }
+    }
+  });
+  // END SOLUTION
+  return output;
+}
+
+// TODO: avg_pool2d_backward_loops -- output (y, x) was sum / divisor over its window, so every
+//   input inside that window gets grad_output[n][c][y][x] / divisor (the same window and divisor as
+//   the forward; "+=": windows overlap when the stride is smaller than the kernel). grad_output is
+//   contiguous here.
+Tensor avg_pool2d_backward_loops(const Tensor& grad_output, const Pool2dGeometry& g) {
+  Tensor grad_input = zeros({g.batch, g.channels, g.height, g.width}, grad_output.options());
+  // BEGIN SOLUTION name="tinytorch::native::avg_pool2d_backward_loops" lesson="6. Pooling"
+  TT_DISPATCH_FLOATING_TYPES(grad_output.scalar_type(), "avg_pool2d_backward", [&] {
+    const scalar_t* gy = grad_output.data_ptr<scalar_t>();
+    scalar_t* gx = grad_input.data_ptr<scalar_t>();
+    for (int64_t plane = 0; plane < g.batch * g.channels; ++plane) {
+      scalar_t* image_grad = gx + plane * g.height * g.width;
+      for (int64_t y = 0; y < g.out_h; ++y) {
+        for (int64_t x = 0; x < g.out_w; ++x) {
+          int64_t y0 = y * g.stride_h - g.pad_h, x0 = x * g.stride_w - g.pad_w;
+          int64_t y1 = std::min(y0 + g.kernel_h, g.height + g.pad_h);
+          int64_t x1 = std::min(x0 + g.kernel_w, g.width + g.pad_w);
+          const int64_t pool_size = (y1 - y0) * (x1 - x0);
+          y0 = std::max<int64_t>(y0, 0);
+          x0 = std::max<int64_t>(x0, 0);
+          y1 = std::min(y1, g.height);
+          x1 = std::min(x1, g.width);
+          if (y0 >= y1 || x0 >= x1) continue;
+          const int64_t divisor = g.divisor_override != 0 ? g.divisor_override
+                                  : g.count_include_pad   ? pool_size
+                                                          : (y1 - y0) * (x1 - x0);
+          const scalar_t share = gy[(plane * g.out_h + y) * g.out_w + x] / scalar_t(divisor);
+          for (int64_t in_y = y0; in_y < y1; ++in_y) {
+            for (int64_t in_x = x0; in_x < x1; ++in_x) image_grad[in_y * g.width + in_x] += share;
+          }
+        }
+      }
+    }
+  });
+  // END SOLUTION
+  return grad_input;
+}
+
+}  // namespace native
+}  // namespace tinytorch
