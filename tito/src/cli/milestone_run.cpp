@@ -31,6 +31,7 @@ struct RunOptions {
   std::string id;
   bool reference = false;  // the full reference library; records nothing
   int part = 0;            // 0: every part
+  std::string data_dir;    // a dataset the user has (CIFAR-10), handed to the program as $TITO_DATA_DIR
 };
 
 
@@ -157,6 +158,7 @@ PartRun run_part(const Session& session, const Toolchain& toolchain, const Miles
                  {"TITO_MILESTONE_PART", std::to_string(part.number)},
                  {"TITO_MILESTONE_DIR", milestone.dir.string()},
                  {"TINYTORCH_NON_INTERACTIVE", "1"}};
+  if (!options.data_dir.empty()) request.env["TITO_DATA_DIR"] = fs::absolute(options.data_dir).string();
   request.time_limit_s = part.time_limit_s;
   request.memory_limit_mb = part.memory_limit_mb;
   fs::create_directories(request.build_dir);
@@ -249,6 +251,11 @@ int run_milestone(const GlobalOptions& global, const RunOptions& options) {
     throw UserError(fmt::format("milestone {} has no part {}", milestone.id, options.part),
                     "tito milestone info " + milestone.id + "   (lists its parts)", kExitUsage);
 
+  if (!options.data_dir.empty() && !fs::is_directory(options.data_dir))
+    throw UserError(fmt::format("--data-dir {}: there is no such folder", options.data_dir),
+                    "name the folder that holds the dataset's files, e.g. --data-dir ~/data/cifar-10-batches-bin",
+                    kExitUsage);
+
   MilestoneStore store(session.ws().tito_dir());
   const std::string notice = store.load();
   if (!notice.empty()) out.warning(notice);
@@ -307,6 +314,8 @@ void register_milestone_run_command(CLI::App& group, CommandRegistry& registry) 
   run->add_flag("--reference", run_options->reference,
                 "Build on the reference solutions instead of your code (a demo: records nothing)");
   run->add_option("--part", run_options->part, "Run only this part");
+  run->add_option("--data-dir", run_options->data_dir,
+                  "A folder holding a dataset an optional part reads (milestone 04 part 3: CIFAR-10's binary batches)");
   on_chosen(run, registry, [options, run_options] { return run_milestone(*options, *run_options); });
 }
 
