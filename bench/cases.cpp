@@ -17,6 +17,7 @@
 #define BENCH_HAS_AUTOGRAD 1
 #define BENCH_HAS_OPTIM 1
 #define BENCH_HAS_CONV 1
+#define BENCH_HAS_POOLING 1
 #else
 #include <tinytorch/torch.h>
 // The reference library's internal GEMM (module 17): its kernel's name and the learner's triple loop
@@ -38,6 +39,10 @@
 #if __has_include(<tinytorch/nn/modules/conv.h>)
 #include <tinytorch/nn/modules/conv.h>
 #define BENCH_HAS_CONV 1
+#endif
+#if __has_include(<tinytorch/nn/modules/pooling.h>)
+#include <tinytorch/nn/modules/pooling.h>
+#define BENCH_HAS_POOLING 1
 #endif
 #endif
 
@@ -163,6 +168,34 @@ void conv_case(const std::string& name, int64_t batch, int64_t in_channels, int6
 #endif
 }
 
+// ---- 4b. One LeNet-5 training step: convolutions, pooling and dense layers together ----
+
+// LeCun et al. (1998)'s layout on 28x28 images, with ReLU and max pooling: 61,706 parameters.
+void lenet5_case(const std::string& name, int64_t batch, const bench::Options& options) {
+#if defined(BENCH_HAS_CONV) && defined(BENCH_HAS_POOLING) && defined(BENCH_HAS_AUTOGRAD) && defined(BENCH_HAS_OPTIM)
+  namespace nn = torch::nn;
+  torch::manual_seed(0);
+  nn::Sequential model(nn::Conv2d(nn::Conv2dOptions(1, 6, 5).padding(2)), nn::ReLU(), nn::MaxPool2d(nn::MaxPool2dOptions(2)),
+                       nn::Conv2d(nn::Conv2dOptions(6, 16, 5)), nn::ReLU(), nn::MaxPool2d(nn::MaxPool2dOptions(2)),
+                       nn::Flatten(), nn::Linear(400, 120), nn::ReLU(), nn::Linear(120, 84), nn::ReLU(), nn::Linear(84, 10));
+  torch::optim::SGD optimizer(model->parameters(), torch::optim::SGDOptions(0.01).momentum(0.9));
+  const auto x = torch::randn({batch, 1, 28, 28});
+  const auto y = torch::randint(0, 10, {batch}, torch::kLong);
+  // Multiply-adds of one image's forward; a training step is about 3x (forward, two backward products).
+  const double macs = 6.0 * 28 * 28 * 25 + 16.0 * 10 * 10 * 150 + 400 * 120 + 120 * 84 + 84 * 10;
+  run_and_print(name, options, 3.0 * 2.0 * macs * batch, [&] {
+    optimizer.zero_grad();
+    auto loss = torch::nn::functional::cross_entropy(model->forward(x), y);
+    loss.backward();
+    optimizer.step();
+  });
+#else
+  (void)batch;
+  bench::print_unavailable(name, BENCH_IMPL, options.threads,
+                           "not available: needs modules 06, 07 and 09 (Conv2d and MaxPool2d)");
+#endif
+}
+
 // ---- 5. Per-op overhead: what one tiny op costs beyond its arithmetic ----
 
 void add_case(const std::string& name, bool requires_grad, bool backward, const bench::Options& options) {
@@ -260,6 +293,8 @@ std::vector<Case> all_cases() {
                    [](const bench::Options& o) { conv_case("conv_1_8_8x8", 32, 1, 8, 8, o); }});
   cases.push_back({"conv_3_32_32x32", "Conv2d 3->32, 32x32, 3x3, pad 1, batch 32: forward + backward",
                    [](const bench::Options& o) { conv_case("conv_3_32_32x32", 32, 3, 32, 32, o); }});
+  cases.push_back({"lenet5_step", "LeNet-5 (conv 6, 16; pool; 120-84-10) on 1x28x28, batch 64: one SGD step",
+                   [](const bench::Options& o) { lenet5_case("lenet5_step", 64, o); }});
   cases.push_back({"add_1", "a + b on 1-element tensors",
                    [](const bench::Options& o) { add_case("add_1", false, false, o); }});
   cases.push_back({"add_1_grad", "a + b, both requiring grad (records the graph)",

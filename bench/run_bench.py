@@ -29,10 +29,12 @@ TARGETS = {
     ("mlp_784_128_10", None, "libtorch"): 1.0,
     ("conv_1_8_8x8", None, "libtorch"): 1.0,
     ("conv_3_32_32x32", None, "libtorch"): 1.0,
+    ("lenet5_step", None, "libtorch"): 1.0,
     ("add_1_grad", None, "libtorch"): 1.0,
     ("add_1_backward", None, "libtorch"): 1.0,
 }
 MILESTONE_TARGET_SECONDS = 10.0  # milestones 01-03 together
+MILESTONE_04_PART1_TARGET_SECONDS = 5.0  # the TinyDigits CNN, on the reference
 
 
 def target_for(case, threads, baseline_kind):
@@ -381,6 +383,11 @@ def main():
         verdict = "ok" if milestone_total < MILESTONE_TARGET_SECONDS else "MISSED"
         emit(f"milestones 01-03, required parts together: {milestone_total:.2f} s (target < "
              f"{MILESTONE_TARGET_SECONDS:g} s: {verdict}; a milestone not available yet counts 0)")
+        part1 = next((r for r in tito_results if r["case"] == "milestone_04_part1" and "median_s" in r), None)
+        if part1 is not None:
+            verdict = "ok" if part1["median_s"] < MILESTONE_04_PART1_TARGET_SECONDS else "MISSED"
+            emit(f"milestone 04 part 1 (TinyDigits CNN): {part1['median_s']:.2f} s (target < "
+                 f"{MILESTONE_04_PART1_TARGET_SECONDS:g} s: {verdict})")
     for note in notes:
         emit(f"note: {note}")
 

@@ -12,7 +12,8 @@
 //
 // Pictures: a scatter of labelled 2-D points with a decision boundary (a line w1*x + w2*y + b = 0,
 // or any function's zero level), as ASCII art for the terminal and as an SVG file; grey images and
-// confusion matrices as text (milestone 03).
+// confusion matrices as text (milestone 03); rows of small images as SVG, such as a convolution's
+// filters and feature maps (milestone 04).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -43,6 +44,13 @@ inline std::string with_commas(int64_t value) {
     text += digits[i];
   }
   return value < 0 ? "-" + text : text;
+}
+
+// {2, 8, 6, 6} -> "[2, 8, 6, 6]", as LibTorch prints sizes.
+inline std::string shape_text(const std::vector<int64_t>& shape) {
+  std::string text = "[";
+  for (size_t i = 0; i < shape.size(); ++i) text += (i ? ", " : "") + std::to_string(shape[i]);
+  return text + "]";
 }
 
 // JSON string contents: quotes, backslashes and control characters escaped.
@@ -265,6 +273,72 @@ inline std::string confusion_matrix_text(const std::vector<std::vector<int64_t>>
     text += cell;
   }
   return text + "  rows: the true class; [n] on the diagonal: right answers; '.' zero\n";
+}
+
+// One small image of an SVG picture: row-major values, drawn cell by cell.
+struct ImagePanel {
+  std::vector<float> values;
+  int rows = 0, columns = 0;
+  std::string caption;
+};
+
+// A heading and the panels drawn side by side under it. Signed rows (filters: weights can be
+// negative) use blue for negative, white for 0 and red for positive, scaled to the panel's largest
+// magnitude; unsigned rows (images, feature maps after ReLU) use grey from black (the panel's
+// smallest value) to white (its largest), so every panel shows its own pattern.
+struct ImagePanelRow {
+  std::string heading;
+  std::vector<ImagePanel> panels;
+  bool signed_values = false;
+};
+
+inline std::string svg_panel_rows(const std::string& title, const std::vector<ImagePanelRow>& rows,
+                                  double panel_size = 72) {
+  const double pad = 20, gap = 12, heading_height = 22, caption_height = 16;
+  size_t most_panels = 1;
+  for (const auto& row : rows) most_panels = std::max(most_panels, row.panels.size());
+  const double width = 2 * pad + static_cast<double>(most_panels) * (panel_size + gap);
+  const double row_height = heading_height + panel_size + caption_height + gap;
+  tinytorch::svg::Document doc(width, 50 + static_cast<double>(rows.size()) * row_height);
+  doc.text(pad, 28, title, 16);
+  double top = 50;
+  char colour[8];
+  for (const auto& row : rows) {
+    doc.text(pad, top + 14, row.heading, 13);
+    double left = pad;
+    for (const auto& panel : row.panels) {
+      float low = 0, high = 0;
+      if (!panel.values.empty()) {
+        low = *std::min_element(panel.values.begin(), panel.values.end());
+        high = *std::max_element(panel.values.begin(), panel.values.end());
+      }
+      const float magnitude = std::max(std::fabs(low), std::fabs(high));
+      const double cell_w = panel_size / std::max(1, panel.columns), cell_h = panel_size / std::max(1, panel.rows);
+      for (int r = 0; r < panel.rows; ++r) {
+        for (int c = 0; c < panel.columns; ++c) {
+          const float v = panel.values[static_cast<size_t>(r * panel.columns + c)];
+          int red, green, blue;
+          if (row.signed_values) {
+            const float t = magnitude > 0 ? v / magnitude : 0.0f;  // -1 .. 1
+            const int fade = static_cast<int>(std::lround(255 * (1 - std::fabs(t))));
+            red = t < 0 ? fade : 255;
+            green = fade;
+            blue = t > 0 ? fade : 255;
+          } else {
+            const float t = high > low ? (v - low) / (high - low) : 0.0f;
+            red = green = blue = static_cast<int>(std::lround(255 * t));
+          }
+          std::snprintf(colour, sizeof colour, "#%02x%02x%02x", red, green, blue);
+          doc.rect(left + c * cell_w, top + heading_height + r * cell_h, cell_w, cell_h, "none", colour);
+        }
+      }
+      doc.rect(left, top + heading_height, panel_size, panel_size, "#888");
+      doc.text(left, top + heading_height + panel_size + 13, panel.caption, 11);
+      left += panel_size + gap;
+    }
+    top += row_height;
+  }
+  return doc.str();
 }
 
 }  // namespace milestone

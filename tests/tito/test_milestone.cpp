@@ -269,6 +269,45 @@ TEST_CASE("tito's verdict: the gate decides, and a crash or a missing result lin
   CHECK_FALSE(judge_part(part, {}, "it ran past its time limit").passed);
 }
 
+TEST_CASE("a part with several gates passes only when every gate holds", "[milestone]") {
+  const Milestone m = milestone_from_json_text(
+      R"({"id":"04","parts":[{"number":1,"program":"cnn.cpp","required_modules":["09"],
+         "gates":[{"metric":"accuracy","comparison":">=","value":0.9},
+                  {"metric":"min_conv_weight_change","comparison":">=","value":0.25}]}]})",
+      "/x");
+  const MilestonePart& part = m.parts.at(0);
+  CHECK(part.gate.describe() == "accuracy >= 0.9");
+  REQUIRE(part.further_gates.size() == 1);
+  CHECK(part.describe_gates() == "accuracy >= 0.9 and min_conv_weight_change >= 0.25");
+
+  PartVerdict both = judge_part(part, {{1, "accuracy", 0.93}, {1, "min_conv_weight_change", 0.7}}, "");
+  CHECK(both.passed);
+  CHECK(both.value == 0.93);  // the headline value is the first gate's
+  CHECK(both.measured == "accuracy = 0.93, min_conv_weight_change = 0.7");
+
+  // Accurate, but the convolution never learned (a cut graph trains only the last layer).
+  PartVerdict frozen = judge_part(part, {{1, "accuracy", 0.93}, {1, "min_conv_weight_change", 0.0}}, "");
+  CHECK_FALSE(frozen.passed);
+  CHECK(frozen.value == 0.93);
+  CHECK(frozen.message ==
+        "min_conv_weight_change = 0 does not meet the gate min_conv_weight_change >= 0.25 (accuracy = 0.93 does)");
+  PartVerdict inaccurate = judge_part(part, {{1, "accuracy", 0.5}, {1, "min_conv_weight_change", 0.7}}, "");
+  CHECK_FALSE(inaccurate.passed);
+  CHECK(inaccurate.message == "accuracy = 0.5 does not meet the gate accuracy >= 0.9");
+  PartVerdict unreported = judge_part(part, {{1, "accuracy", 0.95}}, "");
+  CHECK_FALSE(unreported.passed);
+  CHECK(unreported.message.find(R"("metric":"min_conv_weight_change")") != std::string::npos);
+
+  // "gate" and "gates" together, or an empty list, are mistakes in the file.
+  CHECK_THROWS(milestone_from_json_text(
+      R"({"id":"04","parts":[{"number":1,"program":"a.cpp","required_modules":[],"gates":[]}]})", "/x"));
+  CHECK_THROWS(milestone_from_json_text(
+      R"({"id":"04","parts":[{"number":1,"program":"a.cpp","required_modules":[],
+         "gate":{"metric":"accuracy","comparison":">=","value":0.9},
+         "gates":[{"metric":"accuracy","comparison":">=","value":0.9}]}]})",
+      "/x"));
+}
+
 TEST_CASE("an optional part whose program cannot run here is skipped, a required one fails", "[milestone]") {
   const char* line = R"(TITO_RESULT {"part":3,"skipped":true,"reason":"Fashion-MNIST is not installed: apt-get it"})";
   auto skip = parse_result_line(line);

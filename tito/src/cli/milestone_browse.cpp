@@ -137,7 +137,7 @@ void print_parts(const Milestone& milestone, const MilestoneRecord* record) {
   const Terminal& out = terminal();
   for (const auto& part : milestone.parts) {
     std::cout << fmt::format("   Part {}: {}{} - gate {}", part.number, part.title, optional_mark(part),
-                             part.gate.describe());
+                             part.describe_gates());
     const PartRecord* result = nullptr;
     if (record) {
       auto found = record->parts.find(part.number);
@@ -217,7 +217,7 @@ int run_info(const GlobalOptions& options, const std::string& requested) {
   std::cout << "\nParts (tito judges each from the value the program measures):\n";
   for (const auto& part : m.parts)
     std::cout << fmt::format("   Part {}: {}{} - {} - gate {}\n", part.number, part.title, optional_mark(part),
-                             fmt::join(part.programs, ", "), part.gate.describe());
+                             fmt::join(part.programs, ", "), part.describe_gates());
   std::cout << "Program folder: " << m.dir.string() << "\n\n";
   const auto missing = missing_modules(m, loaded.progress);
   if (!loaded.session.workspace) out.next_step("tito init");

@@ -31,6 +31,7 @@ struct RunOptions {
   std::string id;
   bool reference = false;  // the full reference library; records nothing
   int part = 0;            // 0: every part
+  std::string data_dir;    // a dataset the user has (CIFAR-10), handed to the program as $TITO_DATA_DIR
 };
 
 
@@ -157,12 +158,13 @@ PartRun run_part(const Session& session, const Toolchain& toolchain, const Miles
                  {"TITO_MILESTONE_PART", std::to_string(part.number)},
                  {"TITO_MILESTONE_DIR", milestone.dir.string()},
                  {"TINYTORCH_NON_INTERACTIVE", "1"}};
+  if (!options.data_dir.empty()) request.env["TITO_DATA_DIR"] = fs::absolute(options.data_dir).string();
   request.time_limit_s = part.time_limit_s;
   request.memory_limit_mb = part.memory_limit_mb;
   fs::create_directories(request.build_dir);
 
   std::cout << "\n" << out.bold(fmt::format("Part {}: {}", part.number, part.title))
-            << out.dim(fmt::format("   (gate: {}; time limit {} s)", part.gate.describe(), part.time_limit_s)) << "\n";
+            << out.dim(fmt::format("   (gate: {}; time limit {} s)", part.describe_gates(), part.time_limit_s)) << "\n";
   std::vector<ResultLine> results;
   auto progress = [&out](const std::string& line) { std::cout << "  " << out.dim(line) << "\n" << std::flush; };
   bool announced_run = false;
@@ -204,7 +206,7 @@ PartRun run_part(const Session& session, const Toolchain& toolchain, const Miles
   run.record.skipped = verdict.skipped;
   run.record.value = verdict.value;
   run.record.metric = part.gate.metric;
-  run.record.gate = part.gate.describe();
+  run.record.gate = part.describe_gates();
   run.record.seconds = outcome.build_seconds + outcome.run_seconds;
   run.record.message = verdict.message;
   run.record.learner_modules = code.learner;
@@ -216,9 +218,9 @@ PartRun run_part(const Session& session, const Toolchain& toolchain, const Miles
     if (printed_output.find(file) == std::string::npos) std::cout << "  wrote " << file << "\n";
   if (verdict.passed) {
     std::cout << out.ok_mark() << " " << out.green(fmt::format("Part {} passed", part.number))
-              << fmt::format(": {} = {} meets the gate {} (build {:.1f} s, run {:.1f} s)\n", part.gate.metric,
-                             format_measured(*verdict.value),
-                             part.gate.describe(), outcome.build_seconds, outcome.run_seconds);
+              << fmt::format(": {} {} {} (build {:.1f} s, run {:.1f} s)\n", verdict.measured,
+                             part.further_gates.empty() ? "meets the gate" : "meet the gates", part.describe_gates(),
+                             outcome.build_seconds, outcome.run_seconds);
   } else if (verdict.skipped) {
     std::cout << out.yellow(fmt::format("Part {} skipped", part.number)) << " (optional; it does not count against the "
               << "milestone): " << verdict.message << "\n";
@@ -248,6 +250,11 @@ int run_milestone(const GlobalOptions& global, const RunOptions& options) {
   if (parts.empty())
     throw UserError(fmt::format("milestone {} has no part {}", milestone.id, options.part),
                     "tito milestone info " + milestone.id + "   (lists its parts)", kExitUsage);
+
+  if (!options.data_dir.empty() && !fs::is_directory(options.data_dir))
+    throw UserError(fmt::format("--data-dir {}: there is no such folder", options.data_dir),
+                    "name the folder that holds the dataset's files, e.g. --data-dir ~/data/cifar-10-batches-bin",
+                    kExitUsage);
 
   MilestoneStore store(session.ws().tito_dir());
   const std::string notice = store.load();
@@ -307,6 +314,8 @@ void register_milestone_run_command(CLI::App& group, CommandRegistry& registry) 
   run->add_flag("--reference", run_options->reference,
                 "Build on the reference solutions instead of your code (a demo: records nothing)");
   run->add_option("--part", run_options->part, "Run only this part");
+  run->add_option("--data-dir", run_options->data_dir,
+                  "A folder holding a dataset an optional part reads (milestone 04 part 3: CIFAR-10's binary batches)");
   on_chosen(run, registry, [options, run_options] { return run_milestone(*options, *run_options); });
 }
 

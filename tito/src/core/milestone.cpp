@@ -59,7 +59,15 @@ MilestonePart part_from_json(const json& entry) {
   if (part.programs.empty()) throw std::runtime_error(where + ".program names no file");
   part.required = entry.value("required", true);
   part.required_modules = entry.at("required_modules").get<std::vector<std::string>>();
-  part.gate = gate_from_json(entry.contains("gate") ? entry["gate"] : json(), where);
+  if (entry.contains("gates")) {
+    const json& gates = entry["gates"];
+    if (entry.contains("gate")) throw std::runtime_error(where + " has both \"gate\" and \"gates\"; keep one");
+    if (!gates.is_array() || gates.empty()) throw std::runtime_error(where + ".gates is not a non-empty list");
+    part.gate = gate_from_json(gates[0], where);
+    for (std::size_t i = 1; i < gates.size(); ++i) part.further_gates.push_back(gate_from_json(gates[i], where));
+  } else {
+    part.gate = gate_from_json(entry.contains("gate") ? entry["gate"] : json(), where);
+  }
   if (entry.contains("limits")) {
     part.time_limit_s = entry["limits"].value("time_s", part.time_limit_s);
     part.memory_limit_mb = entry["limits"].value("memory_mb", part.memory_limit_mb);
@@ -71,6 +79,12 @@ MilestonePart part_from_json(const json& entry) {
 
 std::string MilestoneGate::describe() const {
   return fmt::format("{} {} {}", metric, comparison, value);
+}
+
+std::string MilestonePart::describe_gates() const {
+  std::string text = gate.describe();
+  for (const auto& further : further_gates) text += " and " + further.describe();
+  return text;
 }
 
 std::string format_measured(double value) { return fmt::format("{:.6g}", value); }
@@ -226,11 +240,24 @@ PartVerdict judge_part(const MilestonePart& part, const std::vector<ResultLine>&
   PartVerdict verdict;
   std::vector<std::string> other_metrics;
   std::optional<std::string> skip_reason;
+  std::vector<std::optional<double>> further_values(part.further_gates.size());
   for (const auto& result : results) {
     if (result.part != part.number) continue;
-    if (result.skipped) skip_reason = result.reason;
-    else if (result.metric == part.gate.metric) verdict.value = result.value;
-    else other_metrics.push_back(result.metric);
+    if (result.skipped) {
+      skip_reason = result.reason;
+      continue;
+    }
+    bool gated = false;
+    if (result.metric == part.gate.metric) {
+      verdict.value = result.value;
+      gated = true;
+    }
+    for (std::size_t i = 0; i < part.further_gates.size(); ++i) {
+      if (result.metric != part.further_gates[i].metric) continue;
+      further_values[i] = result.value;
+      gated = true;
+    }
+    if (!gated) other_metrics.push_back(result.metric);
   }
   if (!run_failure.empty()) {
     verdict.message = fmt::format("the program did not finish: {}", run_failure);
@@ -243,16 +270,40 @@ PartVerdict judge_part(const MilestonePart& part, const std::vector<ResultLine>&
                                     : *skip_reason;
     return verdict;
   }
+  auto no_result = [&](const MilestoneGate& gate) {
+    std::string message = fmt::format("the program printed no result for part {}: expected a line {}{{\"part\":{},\"metric\":\"{}\","
+                                      "\"value\":...}}",
+                                      part.number, kResultPrefix, part.number, gate.metric);
+    if (!other_metrics.empty()) message += fmt::format(" (it reported only {})", fmt::join(other_metrics, ", "));
+    return message;
+  };
   if (!verdict.value) {
-    verdict.message = fmt::format("the program printed no result for part {}: expected a line {}{{\"part\":{},\"metric\":\"{}\","
-                                  "\"value\":...}}",
-                                  part.number, kResultPrefix, part.number, part.gate.metric);
-    if (!other_metrics.empty()) verdict.message += fmt::format(" (it reported only {})", fmt::join(other_metrics, ", "));
+    verdict.message = no_result(part.gate);
     return verdict;
   }
+  verdict.measured = fmt::format("{} = {}", part.gate.metric, format_measured(*verdict.value));
   verdict.passed = gate_passes(part.gate, *verdict.value);
-  if (!verdict.passed)
+  if (!verdict.passed) {
     verdict.message = fmt::format("{} = {} does not meet the gate {}", part.gate.metric, format_measured(*verdict.value), part.gate.describe());
+    return verdict;
+  }
+  // The further gates, in order; the first that fails (or was not reported) says why.
+  for (std::size_t i = 0; i < part.further_gates.size(); ++i) {
+    const MilestoneGate& gate = part.further_gates[i];
+    if (!further_values[i]) {
+      verdict.passed = false;
+      verdict.message = no_result(gate);
+      return verdict;
+    }
+    verdict.measured += fmt::format(", {} = {}", gate.metric, format_measured(*further_values[i]));
+    if (!gate_passes(gate, *further_values[i])) {
+      verdict.passed = false;
+      verdict.message = fmt::format("{} = {} does not meet the gate {} ({} = {} does)", gate.metric,
+                                    format_measured(*further_values[i]), gate.describe(), part.gate.metric,
+                                    format_measured(*verdict.value));
+      return verdict;
+    }
+  }
   return verdict;
 }
 

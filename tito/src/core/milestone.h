@@ -36,7 +36,12 @@ struct MilestonePart {
   std::vector<std::string> programs;           // .cpp files in the milestone's folder
   bool required = true;
   std::vector<std::string> required_modules;   // every module whose code the part runs
+  // "gate" in milestone.json, or the first of "gates": the headline measurement, recorded as the
+  // part's value. The other "gates" must hold as well, e.g. accuracy >= 0.9 and, so that a model
+  // cannot pass on its last layer alone, min_conv_weight_change >= 0.25.
   MilestoneGate gate;
+  std::vector<MilestoneGate> further_gates;
+  std::string describe_gates() const;          // "accuracy >= 0.9 and min_conv_weight_change >= 0.25"
   double time_limit_s = 600;                   // generous: training on a 2-core laptop
   std::size_t memory_limit_mb = 2048;
 };
@@ -107,12 +112,13 @@ std::optional<ResultLine> parse_result_line(const std::string& line);
 struct PartVerdict {
   bool passed = false;
   bool skipped = false;         // an optional part that could not run here: neither passed nor failed
-  std::optional<double> value;  // the measured value the gate was applied to
+  std::optional<double> value;  // the measured value the (headline) gate was applied to
+  std::string measured;         // every gate's measured value, "accuracy = 0.93, min_conv_weight_change = 0.71"
   std::string message;          // why it failed or was skipped (one line, naming the fix); empty when it passed
 };
 
 // `run_failure` is "" when the program exited cleanly, else why not ("it crashed with SIGSEGV ...").
-// The last result line for this part and the gate's metric counts; a crash, a time-out or a
+// The last result line for this part and each gate's metric counts; every gate must hold; a crash, a time-out or a
 // non-zero exit fails the part even after a good result line. A part that reports no value but a
 // skip is skipped when it is optional ("required": false) and fails when it is required.
 PartVerdict judge_part(const MilestonePart& part, const std::vector<ResultLine>& results, const std::string& run_failure);

@@ -1,6 +1,7 @@
 #pragma once
 // torch::data::datasets: every dataset TinyTorch has.
 #include "tinytorch/data/datasets/base.h"
+#include "tinytorch/data/datasets/cifar10.h"
 #include "tinytorch/data/datasets/map.h"
 #include "tinytorch/data/datasets/mnist.h"
 #include "tinytorch/data/datasets/tensor.h"
