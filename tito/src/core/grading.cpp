@@ -482,7 +482,7 @@ void prepare_class(ClassContext& context) {
   const fs::path index = context.installation.source_dir / "curriculum" / "curriculum.json";
   context.instructor_copies["curriculum.json"] = read_file(index);
   context.toolchain_identity = identity_of(context.installation, context.toolchain, context.test_objects);
-  context.writes_confined = write_confinement_works(context.options.out_dir / "work" / ".probe");
+  context.writes_confined = confinement_works(context.options.out_dir / "work" / ".probe");
 }
 
 }  // namespace
