@@ -120,6 +120,8 @@ NinjaRun run_ninja(const Toolchain& toolchain, const fs::path& build_dir, const 
   sandbox.memory_limit_mb = kCompilerMemoryLimitMb;
   sandbox.limit_address_space = !toolchain.sanitized;
   sandbox.max_file_mb = kCompilerMaxFileMb;
+  sandbox.extra_env["TMPDIR"] = (build_dir / "tmp").string();  // the compiler's temporary files: the one writable place
+  fs::create_directories(build_dir / "tmp");
   OutputFollower follower(sandbox.output_file, on_line);
   auto last_poll = std::chrono::steady_clock::now();
   sandbox.keep_running = [&] {

@@ -68,7 +68,6 @@ struct PreparedExec {
   // namespace may not drop nosuid/nodev/noexec), and the directory that stays writable.
   std::vector<std::pair<std::string, unsigned long>> mounts;
   std::string writable_dir;
-  bool writable_under_private_dir = false;  // under /tmp or /run, which get a tmpfs: bound back
   // A fresh root: built on a tmpfs at `staging`, then made the root.
   std::string staging = "/tmp";
   std::vector<std::string> dirs_to_create, files_to_create;
@@ -181,11 +180,6 @@ void prepare_fresh_root(const SandboxSpec& spec, PreparedExec& exec) {
 
 void prepare_read_only_host(PreparedExec& exec) {
   exec.mounts = current_mounts();
-  exec.writable_under_private_dir = path_is_under(exec.writable_dir, "/tmp") || path_is_under(exec.writable_dir, "/run");
-  std::set<std::string> seen;
-  add_dirs(exec.dirs_to_create, seen, "", exec.writable_dir);
-  exec.tmp_target = "/tmp";
-  exec.run_target = "/run";
   exec.proc_target = "/proc";
 }
 
@@ -360,25 +354,16 @@ void build_fresh_root(const PreparedExec& exec) {
     setup_failed("make the new root read-only");
 }
 
-// The host's file system, every mount read-only except the writable dir; private /tmp and /run.
+// The host's file system, every mount read-only except the writable dir. /tmp stays the host's (read-
+// only): what runs here is the compiler, which needs the learner's files wherever they are.
 void make_host_read_only(const PreparedExec& exec) {
   const char* writable = exec.writable_dir.c_str();
   if (mount(writable, writable, nullptr, MS_BIND | MS_REC, nullptr) != 0) setup_failed("bind the writable folder");
-  int writable_fd = open(writable, O_PATH | O_CLOEXEC);
-  if (writable_fd < 0) setup_failed("open the writable folder");
   for (const auto& [mount_point, flags] : exec.mounts) {
     if (path_is_under(mount_point, exec.writable_dir) || path_is_under(mount_point, "/proc")) continue;
     // Failures (e.g. a mount hidden under another) leave that one mount as it was.
     mount(nullptr, mount_point.c_str(), nullptr, MS_REMOUNT | MS_BIND | MS_RDONLY | flags, nullptr);
   }
-  mount_private_dirs(exec);
-  if (exec.writable_under_private_dir) {
-    make_dirs_and_files(exec);
-    char fd_path[32];
-    proc_fd_path(writable_fd, fd_path);
-    if (mount(fd_path, writable, nullptr, MS_BIND | MS_REC, nullptr) != 0) setup_failed("bind the writable folder back");
-  }
-  close(writable_fd);
   mount("proc", exec.proc_target.c_str(), "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, nullptr);
 }
 

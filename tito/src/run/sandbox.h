@@ -8,10 +8,12 @@
 //    outside (tito included), and everything it started dies when it ends or is killed;
 //  - a mount namespace whose read-only mounts it cannot undo: it runs in a nested user namespace
 //    (mounts copied into it are locked), with every capability dropped and no_new_privs;
-//  - private, size-capped tmpfs /tmp and /run (no host Unix sockets), no network, its own IPC;
+//  - no network, its own IPC namespace;
 //  - with `fresh_root`: a new root holding only the system's programs and libraries, `read_only_paths`
-//    and `writable_dir`, so the repository, the release, other learners and the grades are not there;
-//    run by tito as root, it runs as `nobody` so that the process-count limit applies.
+//    and `writable_dir`, so the repository, the release, other learners and the grades are not there,
+//    with private, size-capped tmpfs /tmp and /run (no host Unix sockets); run by tito as root, it
+//    runs as `nobody` so that the process-count limit applies. Without: the host's files, read-only
+//    but for `writable_dir` (what a compiler needs).
 // Where the kernel refuses the namespaces the program runs with today's limits only (rlimits and the
 // time limit); `confinement_works` tells which, so that callers can say so.
 #include <cstddef>
