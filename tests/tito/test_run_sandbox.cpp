@@ -14,6 +14,7 @@
 
 #include "run/module_test_runner.h"
 #include "run/sandbox.h"
+#include "run/stack_location.h"
 
 namespace fs = std::filesystem;
 using namespace tito;
@@ -257,4 +258,10 @@ TEST_CASE("a confined program cannot start more processes than its limit", "[run
   REQUIRE(at != std::string::npos);
   CHECK(std::stoi(output.substr(at + 8)) <= 22);
   CHECK(result.wall_seconds < 5);  // the sleepers died with the program
+}
+
+TEST_CASE("a megabyte-long line of output does not exhaust tito's stack while it looks for a diagnosis", "[run][sandbox]") {
+  const std::string flood(2u << 20, 'x');
+  CHECK(sanitizer_diagnosis(flood + "\n" + flood, {}).empty());
+  CHECK(backtrace_addresses(flood).empty());
 }
