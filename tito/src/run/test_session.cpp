@@ -43,6 +43,16 @@ std::string read_file_from(const fs::path& file, long offset, std::size_t max_by
   return text;
 }
 
+// Once an attempt's output has been read, only its last part stays on disk.
+void keep_only_tail(const fs::path& file) {
+  std::error_code error;
+  const auto size = fs::file_size(file, error);
+  if (error || size <= kMaxOutputReadBytes) return;
+  const std::string kept = read_file_from(file, 0);
+  std::ofstream out(file, std::ios::binary | std::ios::trunc);
+  out << "[tito: the first " << (size - kept.size()) << " bytes of this output were dropped]\n" << kept;
+}
+
 std::string tail(const std::string& text, std::size_t max_chars) {
   if (text.size() <= max_chars) return text;
   return "..." + text.substr(text.size() - max_chars);
@@ -209,6 +219,7 @@ std::vector<CaseResult> list_cases(const TestSessionSpec& spec) {
   if (!spec.filter.empty()) argv.push_back(spec.filter);
   SandboxResult run = sandboxed_run(sandbox_spec_for(spec, argv, output, {}));
   std::string text = read_file_from(output, 0);
+  keep_only_tail(output);
   std::vector<CaseResult> cases;
   try {
     if (!run.started) throw std::runtime_error(run.error);
@@ -336,6 +347,7 @@ void run_test_session(const TestSessionSpec& spec, std::vector<CaseResult>& case
   std::map<std::string, std::string> known_hangs;  // learner "file:function" -> the case that hung there
 
   for (int attempt = 1;; ++attempt) {
+    if (attempt > 1) keep_only_tail(spec.work_dir / ("output_" + std::to_string(attempt - 1) + ".txt"));
     std::vector<CaseResult*> pending;
     for (auto& c : cases)
       if (!done.count(c.name)) pending.push_back(&c);
