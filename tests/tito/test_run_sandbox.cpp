@@ -264,3 +264,21 @@ TEST_CASE("a megabyte-long line of output does not exhaust tito's stack while it
   CHECK(sanitizer_diagnosis(flood + "\n" + flood, {}).empty());
   CHECK(backtrace_addresses(flood).empty());
 }
+
+TEST_CASE("SIGUSR1 sent to the pid on_start gives reaches a confined program (how tito asks where it hangs)",
+          "[run][sandbox][confined]") {
+  REQUIRE_CONFINEMENT();
+  fs::path dir = scratch_dir("usr1");
+  SandboxSpec spec = confined_shell("trap 'echo asked; exit 0' USR1; echo ready > ready.txt; while :; do sleep 0.05; done", dir);
+  int pid = -1;
+  bool sent = false;
+  spec.on_start = [&](int started) { pid = started; };
+  spec.keep_running = [&] {
+    if (!sent && fs::exists(dir / "ready.txt")) sent = kill(pid, SIGUSR1) == 0;
+    return true;
+  };
+  SandboxResult result = sandboxed_run(spec);
+  CHECK(sent);
+  CHECK_FALSE(result.timed_out);
+  CHECK(read_all(spec.output_file) == "asked\n");
+}
