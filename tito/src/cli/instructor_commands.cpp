@@ -175,6 +175,7 @@ struct GradeArgs {
   bool cumulative = false;
   std::string modules;
   double time_limit_s = 0;
+  double compile_time_limit_s = 0;
   std::string gradescope;
 };
 
@@ -220,6 +221,7 @@ int run_grade(const GlobalOptions& options, const GradeArgs& args) {
   grading.jobs = args.jobs > 0 ? args.jobs : default_jobs();
   grading.modules = split_list(args.modules);
   grading.time_limit_s = args.time_limit_s;
+  grading.compile_time_limit_s = args.compile_time_limit_s;
   GradingProgress bar(static_cast<int>(submissions.size()));
   grading.progress = [&](const std::string& learner, const std::string& what, int done, int) { bar.update(learner, what, done); };
 
@@ -240,8 +242,10 @@ int run_grade(const GlobalOptions& options, const GradeArgs& args) {
                                             : "not graded: " + learner.reason);
   }
   if (!run.writes_confined)
-    std::cout << out.yellow("note: this system does not allow the sandbox's read-only file system; learner code could write "
-                            "outside the scratch folder (see INSTRUCTOR.md)")
+    std::cout << out.yellow("WARNING: this system forbids the namespaces tito's sandbox needs (user, mount and PID "
+                            "namespaces): learner code ran with time and memory limits only, and could read and write "
+                            "whatever this user can, signal other processes and outlive the run. Grade on a kernel "
+                            "that allows unprivileged user namespaces (see INSTRUCTOR.md, section 6)")
               << "\n";
   std::cout << "\nReports: " << (grading.out_dir / "grades.csv").string() << ", " << (grading.out_dir / "grades.json").string()
             << ", " << (grading.out_dir / "report" / "index.html").string() << "\n";
@@ -303,6 +307,8 @@ void register_instructor_commands(CommandRegistry& registry) {
                   "Grade module N on the learner's own earlier modules (default: on the reference ones)");
   grade->add_option("--modules", grade_args->modules, "Only these modules, e.g. 01,02 (default: every available one)");
   grade->add_option("--time-limit", grade_args->time_limit_s, "Seconds per run of a test program (default: each module's limit)");
+  grade->add_option("--compile-time-limit", grade_args->compile_time_limit_s,
+                    fmt::format("Seconds one module's build may take (default: {:g})", kDefaultCompileTimeLimitS));
   grade->add_option("--gradescope", grade_args->gradescope,
                     "Grade one submission and write Gradescope's results.json here");
   on_chosen(grade, registry, [options, grade_args] { return run_grade(*options, *grade_args); });

@@ -359,6 +359,7 @@ ModuleGrade grade_module(ClassContext& context, const ModuleInfo& module, Learne
   Sha256 key;
   key.update(fmt::format("tito-grade-v1\n{}\n{}\n{}\n{}\n", module.number, context.options.cumulative, module.memory_limit_mb,
                          context.options.time_limit_s > 0 ? context.options.time_limit_s : module.time_limit_s));
+  key.update(fmt::format("compile limit {}\n", context.options.compile_time_limit_s));
   key.update(context.toolchain_identity);
   for (const auto& test : module.tests) key.update(read_file(test));
   for (const ModuleInfo* other : context.with_learner_files) {
@@ -387,10 +388,12 @@ ModuleGrade grade_module(ClassContext& context, const ModuleInfo& module, Learne
   request.memory_limit_mb = module.memory_limit_mb;
   request.build_jobs = 1;
   request.confine_writes = true;
+  request.compile_time_limit_s = context.options.compile_time_limit_s;
   const fs::path run_dir = request.build_dir / "run";
   fs::create_directories(run_dir / "home");
   fs::create_directories(run_dir / "tmp");
   request.run_env = {{"HOME", (run_dir / "home").string()}, {"TMPDIR", (run_dir / "tmp").string()}};
+  if (context.writes_confined) request.run_env = {{"HOME", "/tmp"}, {"TMPDIR", "/tmp"}};  // the sandbox's size-capped tmpfs
   TestReport report = run_module_tests(context.toolchain, request);
   ModuleGrade grade = score_report(context, module, report, work);
   ++context.rebuilt;
@@ -482,7 +485,7 @@ void prepare_class(ClassContext& context) {
   const fs::path index = context.installation.source_dir / "curriculum" / "curriculum.json";
   context.instructor_copies["curriculum.json"] = read_file(index);
   context.toolchain_identity = identity_of(context.installation, context.toolchain, context.test_objects);
-  context.writes_confined = write_confinement_works(context.options.out_dir / "work" / ".probe");
+  context.writes_confined = confinement_works(context.options.out_dir / "work" / ".probe");
 }
 
 }  // namespace

@@ -80,6 +80,7 @@ struct GradingOptions {
   int jobs = 1;                      // learners graded at once
   std::vector<std::string> modules;  // empty: every available module with learner files and tests
   double time_limit_s = 0;           // > 0: overrides the modules' own limits (per run of a test binary)
+  double compile_time_limit_s = 0;   // > 0: overrides kDefaultCompileTimeLimitS (one module's build)
   // One line per event ("alice: module 03 built"), and how many learners are done out of how many.
   std::function<void(const std::string& learner, const std::string& what, int done, int total)> progress;
 };

@@ -22,6 +22,10 @@ namespace tito {
 namespace fs = std::filesystem;
 namespace {
 
+// A compiler working on heavy templates needs a lot, but not unbounded, memory and disk.
+constexpr std::size_t kCompilerMemoryLimitMb = 4096;
+constexpr std::size_t kCompilerMaxFileMb = 512;
+
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
@@ -44,18 +48,51 @@ void require_tools(const Toolchain& toolchain) {
                                "directory)");
 }
 
+// Reads what a running program has appended to its output file since the last call and hands out
+// complete lines; the last partial line waits for its newline (or for flush_rest at the end).
+class OutputFollower {
+ public:
+  OutputFollower(fs::path file, OutputSink sink) : file_(std::move(file)), sink_(std::move(sink)) {}
+  void poll() {
+    std::ifstream in(file_, std::ios::binary);
+    if (!in) return;
+    in.seekg(static_cast<std::streamoff>(offset_));
+    std::string chunk((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    offset_ += chunk.size();
+    pending_ += chunk;
+    for (auto newline = pending_.find('\n'); newline != std::string::npos; newline = pending_.find('\n')) {
+      if (sink_) sink_(pending_.substr(0, newline));
+      pending_.erase(0, newline + 1);
+    }
+  }
+  void flush_rest() {
+    poll();
+    if (!pending_.empty() && sink_) sink_(pending_);
+    pending_.clear();
+  }
+
+ private:
+  fs::path file_;
+  OutputSink sink_;
+  std::size_t offset_ = 0;
+  std::string pending_;
+};
+
 struct NinjaRun {
   bool ok = false;
   std::string log;  // compiler messages; ninja's own status lines go to progress instead
 };
 
+// `confined_time_limit_s` > 0: the build runs in the sandbox (the host read-only but for the build
+// folder, no network, its own PID namespace) and is stopped after that long. Learner code is only data
+// to the compiler, but a template or constexpr computation can keep it busy for ever.
 NinjaRun run_ninja(const Toolchain& toolchain, const fs::path& build_dir, const std::vector<std::string>& targets,
-                   const ProgressSink& progress, int jobs = 2) {
+                   const ProgressSink& progress, int jobs = 2, double confined_time_limit_s = 0) {
   NinjaRun result;
   bool skip_command_line = false;
   std::vector<std::string> argv = {find_executable(toolchain.ninja), "-C", build_dir.string(), "-j" + std::to_string(jobs)};
   argv.insert(argv.end(), targets.begin(), targets.end());
-  CommandOutcome outcome = run_captured(argv, {}, [&](const std::string& line) {
+  auto on_line = [&](const std::string& line) {
     // Ninja's status lines look like "[2/5] compiling 01/matmul.cpp"; the rest is compiler output.
     auto close = line.find("] ");
     bool status = !line.empty() && line[0] == '[' && close != std::string::npos &&
@@ -68,9 +105,41 @@ NinjaRun run_ninja(const Toolchain& toolchain, const fs::path& build_dir, const 
       skip_command_line = line.rfind("FAILED: ", 0) == 0;
       result.log += line + "\n";
     }
-  });
-  if (!outcome.error.empty()) result.log += outcome.error + "\n";
-  result.ok = outcome.exit_code == 0;
+  };
+  if (confined_time_limit_s <= 0) {
+    CommandOutcome outcome = run_captured(argv, {}, on_line);
+    if (!outcome.error.empty()) result.log += outcome.error + "\n";
+    result.ok = outcome.exit_code == 0;
+    return result;
+  }
+  SandboxSpec sandbox;
+  sandbox.argv = argv;
+  sandbox.output_file = build_dir / "build_output.txt";
+  sandbox.writable_dir = build_dir;
+  sandbox.time_limit_s = confined_time_limit_s;
+  sandbox.memory_limit_mb = kCompilerMemoryLimitMb;
+  sandbox.limit_address_space = !toolchain.sanitized;
+  sandbox.max_file_mb = kCompilerMaxFileMb;
+  sandbox.extra_env["TMPDIR"] = (build_dir / "tmp").string();  // the compiler's temporary files: the one writable place
+  fs::create_directories(build_dir / "tmp");
+  OutputFollower follower(sandbox.output_file, on_line);
+  auto last_poll = std::chrono::steady_clock::now();
+  sandbox.keep_running = [&] {
+    if (std::chrono::steady_clock::now() - last_poll >= std::chrono::milliseconds(100)) {
+      follower.poll();
+      last_poll = std::chrono::steady_clock::now();
+    }
+    return true;
+  };
+  const SandboxResult run = sandboxed_run(sandbox);
+  follower.flush_rest();
+  if (!run.started) result.log += "could not run ninja: " + run.error + "\n";
+  if (run.timed_out)
+    result.log += "the build was stopped after " + std::to_string(static_cast<int>(confined_time_limit_s)) +
+                  " s, the compile time limit of a module: does a template or constexpr computation never end?\n";
+  else if (run.signal != 0)
+    result.log += "the build was stopped by " + describe_signal(run.signal) + "\n";
+  result.ok = run.started && !run.timed_out && run.signal == 0 && run.exit_code == 0;
   return result;
 }
 
@@ -130,11 +199,11 @@ bool has_error_in_learner_files(const std::string& log, const std::map<std::stri
 // (Objects that compiled stay built, so the next build does not redo them.)
 std::optional<std::string> given_code_errors(const Toolchain& toolchain, const fs::path& build_dir,
                                              const NinjaPlan& plan, const std::map<std::string, fs::path>& learner_dirs,
-                                             const std::string& build_log, int jobs) {
+                                             const std::string& build_log, int jobs, double confined_time_limit_s = 0) {
   if (plan.test_sources.empty() || has_error_in_learner_files(build_log, learner_dirs)) return std::nullopt;
   std::vector<std::string> objects;
   for (const auto& source : plan.test_sources) objects.push_back(source.object);
-  NinjaRun given = run_ninja(toolchain, build_dir, objects, {}, jobs);
+  NinjaRun given = run_ninja(toolchain, build_dir, objects, {}, jobs, confined_time_limit_s);
   if (given.ok) return std::nullopt;
   return given.log;
 }
@@ -190,40 +259,6 @@ std::vector<CaseResult> cases_declared_in(const std::vector<fs::path>& test_sour
   }
   return cases;
 }
-
-namespace {
-
-// Reads what a running program has appended to its output file since the last call and hands out
-// complete lines; the last partial line waits for its newline (or for flush_rest at the end).
-class OutputFollower {
- public:
-  OutputFollower(fs::path file, OutputSink sink) : file_(std::move(file)), sink_(std::move(sink)) {}
-  void poll() {
-    std::ifstream in(file_, std::ios::binary);
-    if (!in) return;
-    in.seekg(static_cast<std::streamoff>(offset_));
-    std::string chunk((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    offset_ += chunk.size();
-    pending_ += chunk;
-    for (auto newline = pending_.find('\n'); newline != std::string::npos; newline = pending_.find('\n')) {
-      if (sink_) sink_(pending_.substr(0, newline));
-      pending_.erase(0, newline + 1);
-    }
-  }
-  void flush_rest() {
-    poll();
-    if (!pending_.empty() && sink_) sink_(pending_);
-    pending_.clear();
-  }
-
- private:
-  fs::path file_;
-  OutputSink sink_;
-  std::size_t offset_ = 0;
-  std::string pending_;
-};
-
-}  // namespace
 
 std::string ProgramOutcome::failure() const {
   if (!build_ok) return "it did not compile";
@@ -349,6 +384,12 @@ bool sanitizers_work(const Toolchain& toolchain, const fs::path& probe_dir) {
   return works;
 }
 
+// A confined request builds confined too, with its compile time limit (no limit: the default).
+double compile_limit_s(const ModuleTestRequest& request) {
+  if (!request.confine_writes) return 0;
+  return request.compile_time_limit_s > 0 ? request.compile_time_limit_s : kDefaultCompileTimeLimitS;
+}
+
 std::vector<fs::path> absolute_learner_dirs(const ModuleTestRequest& request) {
   std::vector<fs::path> dirs;
   for (const auto& [module, dir] : request.learner_dirs) dirs.push_back(fs::absolute(dir));
@@ -390,7 +431,7 @@ void diagnose_crashes(const Toolchain& toolchain, const ModuleTestRequest& reque
   if (progress)
     progress(crashed.size() == 1 ? "a test case crashed: running it again with AddressSanitizer to see why"
                                  : "test cases crashed: running them again with AddressSanitizer to see why");
-  NinjaRun build = run_ninja(sanitizing, dir, {variant_plan.test_binary}, progress, request.build_jobs);
+  NinjaRun build = run_ninja(sanitizing, dir, {variant_plan.test_binary}, progress, request.build_jobs, compile_limit_s(request));
   if (!build.ok) return;  // the plain build compiled; keep what its backtrace said
 
   TestSessionSpec sanitized = session;
@@ -446,12 +487,13 @@ TestReport run_module_tests(const Toolchain& toolchain, const ModuleTestRequest&
     build = build_shared_learner_objects(toolchain, plan, request.learner_objects_dir, progress, request.build_jobs);
   if (build.ok) {
     write_if_changed(build_dir / "build.ninja", ninja_file_text(toolchain, plan));
-    build = run_ninja(toolchain, build_dir, {plan.test_binary}, progress, request.build_jobs);
+    build = run_ninja(toolchain, build_dir, {plan.test_binary}, progress, request.build_jobs, compile_limit_s(request));
   }
   report.build_ok = build.ok;
   report.build_log = build.log;
   if (!report.build_ok) {
-    if (auto errors = given_code_errors(toolchain, build_dir, plan, request.learner_dirs, build.log, request.build_jobs)) {
+    if (auto errors = given_code_errors(toolchain, build_dir, plan, request.learner_dirs, build.log, request.build_jobs,
+                                        compile_limit_s(request))) {
       report.given_code_failed = true;
       report.build_log = *errors;
     }

@@ -53,6 +53,9 @@ std::string install_compiler_command(const Toolchain& toolchain);
 // supported compiler, e.g. "CXX=g++ /src/scripts/setup".
 std::string switch_compiler_command(const Toolchain& toolchain, const std::filesystem::path& source_dir);
 
+// How long a confined build of one module may take unless the request says otherwise.
+inline constexpr double kDefaultCompileTimeLimitS = 60;
+
 struct ModuleTestRequest {
   std::string module;                                   // "01"
   // Modules whose code comes from the learner: module number -> directory holding the learner's
@@ -69,7 +72,11 @@ struct ModuleTestRequest {
   // test_sources, which then only name the cases when the build fails.
   std::vector<std::filesystem::path> prebuilt_test_objects;
   std::map<std::string, std::string> run_env;           // added to the test program's environment
-  bool confine_writes = false;                          // best effort: only <build_dir>/run stays writable
+  // Grading: the build runs confined with only <build_dir> writable, stopped after compile_time_limit_s
+  // (0: kDefaultCompileTimeLimitS); the test program runs in a fresh root (sandbox.h) with only
+  // <build_dir>/run writable. Where the kernel forbids namespaces, only the limits apply.
+  bool confine_writes = false;
+  double compile_time_limit_s = 0;
   // Only the cases this Catch2 test spec selects: a name, a wildcard, or tags ("[matmul]").
   std::string filter;
   // A crashed case is run again, alone, in a build with AddressSanitizer and UBSan (made only then),

@@ -39,9 +39,14 @@ bool is_learner_file(const fs::path& file, const std::vector<fs::path>& learner_
   });
 }
 
+// std::regex recurses per character: a line of learner output megabytes long would exhaust the
+// stack. Lines a sanitizer or a backtrace writes are far shorter.
+constexpr std::size_t kMaxParsedLineChars = 4096;
+
 // "/ws/modules/01_tensor/matmul.cpp:23:5" or "...:23" -> file and line.
 bool split_file_line(const std::string& text, fs::path& file, int& line) {
   static const std::regex pattern(R"(^(.+?):(\d+)(?::\d+)?$)");
+  if (text.size() > kMaxParsedLineChars) return false;
   std::smatch match;
   if (!std::regex_match(text, match, pattern)) return false;
   file = match[1].str();
@@ -52,6 +57,7 @@ bool split_file_line(const std::string& text, fs::path& file, int& line) {
 // A sanitizer's stack frame: "    #0 0x55d4c5 in tinytorch::native::add(...) /path/file.cpp:57:12".
 std::optional<CodeLocation> parse_sanitizer_frame(const std::string& line) {
   static const std::regex pattern(R"(^\s*#\d+ 0x[0-9a-fA-F]+ in (.+) (\S+)$)");
+  if (line.size() > kMaxParsedLineChars) return std::nullopt;
   std::smatch match;
   if (!std::regex_match(line, match, pattern)) return std::nullopt;
   CodeLocation location;
@@ -142,6 +148,7 @@ std::string sanitizer_diagnosis(const std::string& output, const std::vector<fs:
   std::optional<CodeLocation> reported_at;  // UBSan names the place itself
   bool in_report = false;
   for (std::string line; std::getline(lines, line);) {
+    if (line.size() > kMaxParsedLineChars) continue;
     std::smatch match;
     if (!in_report && std::regex_search(line, match, asan_error)) {
       kind = match[1].str();

@@ -21,14 +21,36 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::size_t kOutputTailChars = 4000;
+// A test program's files (its output included) stop growing here (RLIMIT_FSIZE), and tito reads at
+// most the last part of an output: a program that prints a gigabyte costs neither disk nor memory.
+constexpr std::size_t kMaxOutputFileMb = 16;
+constexpr std::size_t kMaxOutputReadBytes = 1 << 20;
+// Processes a confined test program may start (RLIMIT_NPROC: a fork bomb stops there).
+constexpr int kMaxProcesses = 64;
 constexpr auto kBacktraceWait = std::chrono::milliseconds(1000);  // for the program to answer SIGUSR1
 
-std::string read_file_from(const fs::path& file, long offset) {
-  std::ifstream in(file, std::ios::binary);
-  if (offset > 0) in.seekg(offset);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+// What the file holds from `offset` on, at most its last `max_bytes`.
+std::string read_file_from(const fs::path& file, long offset, std::size_t max_bytes = kMaxOutputReadBytes) {
+  std::ifstream in(file, std::ios::binary | std::ios::ate);
+  if (!in) return "";
+  const long size = static_cast<long>(in.tellg());
+  const long start = std::max(offset, size - static_cast<long>(std::min<std::size_t>(max_bytes, size)));
+  if (start >= size) return "";
+  std::string text(static_cast<std::size_t>(size - start), '\0');
+  in.seekg(start);
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  return text;
+}
+
+// Once an attempt's output has been read, only its last part stays on disk.
+void keep_only_tail(const fs::path& file) {
+  std::error_code error;
+  const auto size = fs::file_size(file, error);
+  if (error || size <= kMaxOutputReadBytes) return;
+  const std::string kept = read_file_from(file, 0);
+  std::ofstream out(file, std::ios::binary | std::ios::trunc);
+  out << "[tito: the first " << (size - kept.size()) << " bytes of this output were dropped]\n" << kept;
 }
 
 std::string tail(const std::string& text, std::size_t max_chars) {
@@ -52,7 +74,14 @@ SandboxSpec sandbox_spec_for(const TestSessionSpec& spec, std::vector<std::strin
   sandbox.memory_limit_mb = spec.memory_limit_mb;
   sandbox.limit_address_space = !spec.sanitized;
   sandbox.extra_env = spec.extra_env;
+  sandbox.max_file_mb = kMaxOutputFileMb;
   sandbox.writable_dir = spec.writable_dir;
+  if (!spec.writable_dir.empty()) {
+    // Confined: the program sees the system, its own binary and its run folder, nothing else.
+    sandbox.fresh_root = true;
+    sandbox.read_only_paths = {spec.binary};
+    sandbox.max_processes = kMaxProcesses;
+  }
   if (!events.empty()) sandbox.extra_env["TITO_EVENTS_FILE"] = events.string();
   // A crash writes a backtrace first (curriculum/common/src/backtrace_on_signal.h); a sanitizer
   // does that itself, better.
@@ -190,6 +219,7 @@ std::vector<CaseResult> list_cases(const TestSessionSpec& spec) {
   if (!spec.filter.empty()) argv.push_back(spec.filter);
   SandboxResult run = sandboxed_run(sandbox_spec_for(spec, argv, output, {}));
   std::string text = read_file_from(output, 0);
+  keep_only_tail(output);
   std::vector<CaseResult> cases;
   try {
     if (!run.started) throw std::runtime_error(run.error);
@@ -272,7 +302,8 @@ class RunWatch {
 
  private:
   void read_new_events() {
-    std::string chunk = read_file_from(events_file_, events_offset_);
+    // Whole (capped by RLIMIT_FSIZE): the offset must advance over every byte.
+    std::string chunk = read_file_from(events_file_, events_offset_, kMaxOutputFileMb << 20);
     auto last_newline = chunk.rfind('\n');
     if (last_newline == std::string::npos) return;
     events_offset_ += static_cast<long>(last_newline + 1);
@@ -316,6 +347,7 @@ void run_test_session(const TestSessionSpec& spec, std::vector<CaseResult>& case
   std::map<std::string, std::string> known_hangs;  // learner "file:function" -> the case that hung there
 
   for (int attempt = 1;; ++attempt) {
+    if (attempt > 1) keep_only_tail(spec.work_dir / ("output_" + std::to_string(attempt - 1) + ".txt"));
     std::vector<CaseResult*> pending;
     for (auto& c : cases)
       if (!done.count(c.name)) pending.push_back(&c);
