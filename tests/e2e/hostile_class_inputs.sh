@@ -90,6 +90,8 @@ mkdir -p ag/source ag/submission ag/results
 [[ -x ag/source/setup.sh && -x ag/source/run_autograder ]] || fail "setup.sh and run_autograder must be executable at the zip's root"
 [[ -f ag/source/tinytorch/curriculum/curriculum.json && -f ag/source/tinytorch/scripts/setup ]] || fail "the repository is missing"
 [[ ! -e ag/source/tinytorch/build ]] || fail "a build folder went into the zip"
+cmake -S ag/source/tinytorch -B ag-configure -G Ninja -DCMAKE_BUILD_TYPE=Release >configure.txt 2>&1 ||
+  { cat configure.txt; fail "the unpacked repository does not configure (setup.sh builds it with CMake)"; }
 # setup.sh as Gradescope runs it (apt is skipped when the packages are installed); this test reuses the
 # build under test instead of building again (TINYTORCH_E2E_GRADESCOPE_BUILD=1 builds for real).
 build_env=(TITO_AUTOGRADER_BUILD_DIR="$TINYTORCH_BUILD_DIR")

@@ -217,6 +217,8 @@ void warn_when_root(const Installation& installation, const GradeArgs& args, con
                                   shell_quoted(out_dir.string()));
   if (!args.modules.empty()) again += " --modules " + shell_quoted(args.modules);
   if (args.cumulative) again += " --cumulative";
+  if (args.jobs > 0) again += fmt::format(" -j {}", args.jobs);
+  if (args.time_limit_s > 0) again += fmt::format(" --time-limit {}", args.time_limit_s);
   if (!args.gradescope.empty()) again += " --gradescope " + shell_quoted(fs::absolute(args.gradescope).string());
   terminal().warning(fmt::format(
       "tito grade is running as root: learner code is run with root's rights, and anything that escapes the sandbox "
@@ -306,7 +308,7 @@ int run_grade(const GlobalOptions& options, const GradeArgs& args) {
 void register_instructor_commands(CommandRegistry& registry) {
   const GlobalOptions* options = &registry.options;
   CLI::App* group = registry.app.add_subcommand("instructor", "For instructors: validate the modules, release a student copy, "
-                                                              "report on a graded class");
+                                                              "report on a graded class, package a Gradescope autograder");
   group->require_subcommand(0, 1);
   group->fallthrough();
 
