@@ -79,6 +79,14 @@ if [[ $(id -u) == 0 ]]; then
   grep -q 'running as root' err.txt && grep -q 'sudo -u tito-grader env TITO_HOME=' err.txt || { cat err.txt; fail "no root warning"; }
 fi
 
+step "Gradescope shows a refused learner why, and nothing of the file"
+"$TITO" grade class/macropasswd --gradescope gs-refused/results.json --modules 02 --time-limit 10 >/dev/null 2>&1 || fail "gradescope"
+python3 - gs-refused/results.json <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["score"] == 0 and "includes /etc/passwd" in r["output"] and "root:" not in json.dumps(r), r["output"]
+PY
+
 step "one submission graded for Gradescope carries the escaped bytes too"
 "$TITO" grade "class/$(printf 'eve\xff\xfe')" --gradescope gs/results.json --modules 02 --time-limit 10 >/dev/null 2>&1 || fail "gradescope"
 python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["score"] == 100, r' gs/results.json
