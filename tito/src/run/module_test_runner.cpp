@@ -425,6 +425,10 @@ void diagnose_crashes(const Toolchain& toolchain, const ModuleTestRequest& reque
                                  : "test cases crashed: running them again with AddressSanitizer to see why");
   NinjaRun build = run_ninja(sanitizing, dir, {variant_plan.test_binary}, progress, request.build_jobs);
   if (!build.ok) return;  // the plain build compiled; keep what its backtrace said
+  // Code can include other files when sanitized (#ifdef __SANITIZE_ADDRESS__): the same check applies.
+  if (!request.learner_include_dirs.empty() &&
+      !includes_outside_allowed(sanitizing, request, variant_plan.learner_sources, dir).empty())
+    return;
 
   TestSessionSpec sanitized = session;
   sanitized.binary = dir / variant_plan.test_binary;
