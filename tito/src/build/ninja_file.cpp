@@ -109,8 +109,11 @@ NinjaPlan plan_module_build(const Toolchain& toolchain, const ModuleTestRequest&
     plan.test_sources.push_back({fs::absolute(test), "obj/tests/" + stem + ".o", "tests/" + test.filename().string()});
   }
   add_learner_sources_and_libs(toolchain, request.learner_dirs, request.module, plan);
+  plan.learner_include_dirs = request.learner_include_dirs;
   return plan;
 }
+
+std::string depfile_of(const std::string& object) { return object + ".d"; }
 
 std::string ninja_file_text(const Toolchain& toolchain, const NinjaPlan& plan) {
   std::vector<std::string> compile_flags = toolchain.cxx_flags;
@@ -134,10 +137,25 @@ std::string ninja_file_text(const Toolchain& toolchain, const NinjaPlan& plan) {
       << "  command = $cxx -o $out $in $libs $ldflags\n"
       << "  description = linking $out\n\n";
 
-  for (const auto* group : {&plan.test_sources, &plan.learner_sources})
+  // Confined learner sources: their own include folders, and a depfile that names system headers too
+  // and that ninja leaves in place (no `deps`), so tito can check every file the compiler opened.
+  const bool confined = !plan.learner_include_dirs.empty();
+  if (confined) {
+    std::vector<std::string> learner_flags = toolchain.cxx_flags;
+    for (const auto& dir : plan.learner_include_dirs) learner_flags.push_back("-I" + dir.string());
+    out << "learner_cxxflags = " << shell_words(learner_flags) << "\n\n"
+        << "rule learner_cxx\n"
+        << "  command = $cxx -MD -MF $out.d $learner_cxxflags -c $in -o $out\n"
+        << "  depfile = $out.d\n"
+        << "  description = compiling $label\n\n";
+  }
+
+  for (const auto* group : {&plan.test_sources, &plan.learner_sources}) {
+    const std::string rule = confined && group == &plan.learner_sources ? "learner_cxx" : "cxx";
     for (const auto& source : *group)
-      out << "build " << ninja_path(source.object) << ": cxx " << ninja_path(source.source.string()) << "\n"
+      out << "build " << ninja_path(source.object) << ": " << rule << " " << ninja_path(source.source.string()) << "\n"
           << "  label = " << source.label << "\n";
+  }
 
   // Link order: tests, then the learner's objects, then libraries. The libraries are grouped
   // because given code and solutions call each other (a given op may use a learner's kernel).

@@ -24,7 +24,13 @@ struct NinjaPlan {
   std::vector<std::string> module_link_flags;  // from Toolchain::module_link_flags, modules in the build only
   std::string test_binary = "module_tests";  // relative to the build dir
   bool link_catch_main = true;               // false for a program with its own main()
+  // Non-empty: learner sources use these include folders instead of the toolchain's, and keep a full
+  // depfile (-MD, system headers too) beside their object for the include check.
+  std::vector<std::filesystem::path> learner_include_dirs;
 };
+
+// Where the compiler writes the depfile of an object ("obj/01/matmul.o" -> "obj/01/matmul.o.d").
+std::string depfile_of(const std::string& object);
 
 // The sources and libraries for a request: every *.cpp in each learner dir, the test sources,
 // and the solution libraries of the modules that are not the learner's. Modules after the one under

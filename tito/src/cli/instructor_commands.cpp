@@ -13,6 +13,7 @@
 
 #include "cli/commands.h"
 #include "core/errors.h"
+#include "core/gradescope_package.h"
 #include "core/grading.h"
 #include "core/grading_reports.h"
 #include "core/grading_validation.h"
@@ -166,6 +167,21 @@ int run_report(const GlobalOptions& options, const std::string& where, int top) 
   return kExitOk;
 }
 
+// ---- gradescope ----
+
+int run_gradescope(const GlobalOptions& options, const GradescopeOptions& args) {
+  Session session = open_session(options, false);
+  const GradescopePackage package = write_gradescope_package(session.installation, args);
+  const Terminal& out = terminal();
+  std::cout << out.ok_mark() << " " << fmt::format("Wrote {} ({} repository files, setup.sh, run_autograder)", package.zip.string(),
+                                                    package.repository_files)
+            << "\n"
+            << "Upload it as the assignment's autograder (Gradescope: Configure Autograder, Zip file upload). setup.sh builds\n"
+            << "TinyTorch in the image (several minutes, once); each submission then runs `tito grade` as an unprivileged\n"
+            << "user. Try it here first: unpack it into DIR/source and run AUTOGRADER_ROOT=DIR DIR/source/setup.sh\n";
+  return kExitOk;
+}
+
 // ---- grade ----
 
 struct GradeArgs {
@@ -178,6 +194,43 @@ struct GradeArgs {
   double compile_time_limit_s = 0;
   std::string gradescope;
 };
+
+// A word for a shell command line: single-quoted unless plainly safe.
+std::string shell_quoted(const std::string& word) {
+  const bool plain = !word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:@%+,") ==
+                                          std::string::npos;
+  if (plain) return word;
+  std::string quoted = "'";
+  for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+// Learner code runs with the grader's rights; as root, a sandbox escape owns the machine. Says how to
+// run the same grading as a user of its own (exact commands, with this run's paths).
+void warn_when_root(const Installation& installation, const GradeArgs& args, const fs::path& out_dir) {
+  if (::geteuid() != 0) return;
+  std::error_code error;
+  const fs::path tito = fs::read_symlink("/proc/self/exe", error);
+  const std::string user = "tito-grader";
+  std::string again = fmt::format("sudo -u {} env TITO_HOME={} TITO_BUILD_DIR={} {} grade {} --out {}", user,
+                                  shell_quoted(installation.source_dir.string()), shell_quoted(installation.build_dir.string()),
+                                  shell_quoted(error ? "tito" : tito.string()), shell_quoted(fs::absolute(args.submissions).string()),
+                                  shell_quoted(out_dir.string()));
+  if (!args.modules.empty()) again += " --modules " + shell_quoted(args.modules);
+  if (args.cumulative) again += " --cumulative";
+  if (args.jobs > 0) again += fmt::format(" -j {}", args.jobs);
+  if (args.time_limit_s > 0) again += fmt::format(" --time-limit {}", args.time_limit_s);
+  if (!args.gradescope.empty()) again += " --gradescope " + shell_quoted(fs::absolute(args.gradescope).string());
+  terminal().warning(fmt::format(
+      "tito grade is running as root: learner code is run with root's rights, and anything that escapes the sandbox "
+      "owns this machine. Grade as an unprivileged user instead:\n"
+      "    sudo useradd --system --create-home --shell /usr/sbin/nologin {0}    # once\n"
+      "    sudo mkdir -p {1} && sudo chown -R {0}: {1}\n"
+      "    {2}\n"
+      "  {0} needs to read {3}, {4} and the submissions (a checkout under /root is not readable by others: copy or "
+      "clone it to /opt first, then run its scripts/setup as that user).",
+      user, shell_quoted(out_dir.string()), again, installation.source_dir.string(), installation.build_dir.string()));
+}
 
 // A bar on stderr when it is a terminal, one plain line per event otherwise.
 class GradingProgress {
@@ -222,6 +275,7 @@ int run_grade(const GlobalOptions& options, const GradeArgs& args) {
   grading.modules = split_list(args.modules);
   grading.time_limit_s = args.time_limit_s;
   grading.compile_time_limit_s = args.compile_time_limit_s;
+  warn_when_root(session.installation, args, grading.out_dir);
   GradingProgress bar(static_cast<int>(submissions.size()));
   grading.progress = [&](const std::string& learner, const std::string& what, int done, int) { bar.update(learner, what, done); };
 
@@ -258,7 +312,7 @@ int run_grade(const GlobalOptions& options, const GradeArgs& args) {
 void register_instructor_commands(CommandRegistry& registry) {
   const GlobalOptions* options = &registry.options;
   CLI::App* group = registry.app.add_subcommand("instructor", "For instructors: validate the modules, release a student copy, "
-                                                              "report on a graded class");
+                                                              "report on a graded class, package a Gradescope autograder");
   group->require_subcommand(0, 1);
   group->fallthrough();
 
@@ -287,6 +341,16 @@ void register_instructor_commands(CommandRegistry& registry) {
   report->add_option("GRADES", *report_source, "The output folder of `tito grade` (or its grades.json); default: grades");
   report->add_option("--top", *report_top, "How many common failure messages to show per module (default 3)");
   on_chosen(report, registry, [options, report_source, report_top] { return run_report(*options, *report_source, *report_top); });
+
+  auto gradescope_args = std::make_shared<GradescopeOptions>();
+  auto* gradescope = group->add_subcommand("gradescope", "Write Gradescope's autograder zip: setup.sh (packages, build), "
+                                                         "run_autograder (tito grade) and the repository");
+  gradescope->add_option("-o,--out", gradescope_args->out_zip, "The zip to write, e.g. autograder.zip (outside the repository)")
+      ->required();
+  gradescope->add_option("--modules", gradescope_args->modules, "Grade only these modules, e.g. 01,02 (default: every available one)");
+  gradescope->add_flag("--cumulative", gradescope_args->cumulative, "Grade module N on the learner's own earlier modules");
+  gradescope->add_option("--time-limit", gradescope_args->time_limit_s, "Seconds per run of a test program");
+  on_chosen(gradescope, registry, [options, gradescope_args] { return run_gradescope(*options, *gradescope_args); });
 
   CLI::App* help_only = group;
   group->callback([help_only, slot = &registry.selected] {

@@ -14,11 +14,13 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "build/learner_includes.h"
 #include "core/errors.h"
 #include "core/files.h"
 #include "core/grading_archive.h"
 #include "core/learner_files.h"
 #include "core/sha256.h"
+#include "core/untrusted_input.h"
 #include "core/workspace.h"
 #include "run/sandbox.h"
 
@@ -127,6 +129,7 @@ struct ClassContext {
   std::map<std::string, std::vector<GeneratedFile>> references;      // module -> reference solution files
   std::map<std::string, std::string> instructor_copies;              // file name -> content (tests, metadata)
   std::string toolchain_identity;
+  std::vector<fs::path> public_include_dirs;  // copies of the released headers: all a learner file may include
   bool writes_confined = false;
   std::atomic<int> cached{0}, rebuilt{0};
 };
@@ -200,6 +203,7 @@ struct PreparedModule {
   fs::path dir;              // scratch copy holding exactly the module's learner files
   bool submitted = false;    // at least one file came from the learner
   bool unchanged_starter = false;  // every file is the untouched starter
+  std::string refused;       // why the module is not built at all (a link in its path, a forbidden include)
   std::string content_hash;
 };
 
@@ -217,6 +221,11 @@ void prepare_learner_files(const ClassContext& context, LearnerWork& work) {
     fs::remove_all(prepared.dir);
     fs::create_directories(prepared.dir);
     const fs::path learner_dir = work.workspace / "modules" / module->folder();
+    if (auto link = first_symlink_in(work.workspace, fs::path("modules") / module->folder())) {
+      prepared.refused = fmt::format("{} is a symbolic link; links are not followed, so none of the module's files were used",
+                                     link->generic_string());
+      work.grade.flags.push_back(fmt::format("module {}: {}", module->number, prepared.refused));
+    }
     const auto& starters = context.starters.at(module->number);
     std::vector<std::string> filled;
     bool all_starter = true, all_reference = true;
@@ -224,12 +233,18 @@ void prepare_learner_files(const ClassContext& context, LearnerWork& work) {
     Sha256 hash;
     for (const auto& starter : starters) {
       std::string problem;
-      std::optional<std::string> content = learner_copy(learner_dir / starter.name, problem);
+      std::optional<std::string> content;
+      if (prepared.refused.empty()) content = learner_copy(learner_dir / starter.name, problem);
       if (!problem.empty())
         work.grade.flags.push_back(fmt::format("modules/{}/{} {}; its starter was used", module->folder(), starter.name, problem));
       if (content) {
         prepared.submitted = true;
         if (*content != starter.content) all_starter = false;
+        for (const auto& line : forbidden_include_lines(*content)) {
+          const std::string what = fmt::format("modules/{}/{} {}", module->folder(), starter.name, line);
+          work.grade.flags.push_back(fmt::format("module {}: {}; refused without compiling", module->number, what));
+          prepared.refused += (prepared.refused.empty() ? "" : "\n") + what;
+        }
       }
       const bool is_reference = std::any_of(references.begin(), references.end(), [&](const GeneratedFile& reference) {
         return reference.name == starter.name && content && *content == reference.content;
@@ -317,6 +332,14 @@ ModuleGrade score_report(const ClassContext& context, const ModuleInfo& module, 
   const auto& declared = context.declared.at(module.number);
   std::map<std::string, const CaseResult*> ran;
   for (const auto& c : report.cases) ran[c.name] = &c;
+  if (!report.refused_includes.empty()) {
+    for (const auto& include : report.refused_includes)
+      work.grade.flags.push_back(fmt::format("module {}: {}, outside the public headers; the build was refused and its "
+                                             "compiler messages withheld", module.number, include));
+    grade = unscored_module(module, declared, "refused", report.build_log);
+    grade.seconds = report.build_seconds;
+    return grade;
+  }
   if (!report.build_ok) {
     grade = unscored_module(module, declared, "build failed", "the code did not compile");
     grade.status = "build failed";
@@ -350,6 +373,7 @@ ModuleGrade score_report(const ClassContext& context, const ModuleInfo& module, 
 ModuleGrade grade_module(ClassContext& context, const ModuleInfo& module, LearnerWork& work) {
   const auto& declared = context.declared.at(module.number);
   const PreparedModule& own = work.prepared.at(module.number);
+  if (!own.refused.empty()) return unscored_module(module, declared, "refused", own.refused);
   if (!own.submitted) return unscored_module(module, declared, "not submitted", "no files for this module");
   if (own.unchanged_starter)
     return unscored_module(module, declared, "not implemented", "the starter files are unchanged");
@@ -357,7 +381,7 @@ ModuleGrade grade_module(ClassContext& context, const ModuleInfo& module, Learne
   ModuleTestRequest request;
   request.module = module.number;
   Sha256 key;
-  key.update(fmt::format("tito-grade-v1\n{}\n{}\n{}\n{}\n", module.number, context.options.cumulative, module.memory_limit_mb,
+  key.update(fmt::format("tito-grade-v2\n{}\n{}\n{}\n{}\n", module.number, context.options.cumulative, module.memory_limit_mb,
                          context.options.time_limit_s > 0 ? context.options.time_limit_s : module.time_limit_s));
   key.update(fmt::format("compile limit {}\n", context.options.compile_time_limit_s));
   key.update(context.toolchain_identity);
@@ -389,6 +413,7 @@ ModuleGrade grade_module(ClassContext& context, const ModuleInfo& module, Learne
   request.build_jobs = 1;
   request.confine_writes = true;
   request.compile_time_limit_s = context.options.compile_time_limit_s;
+  request.learner_include_dirs = context.public_include_dirs;
   const fs::path run_dir = request.build_dir / "run";
   fs::create_directories(run_dir / "home");
   fs::create_directories(run_dir / "tmp");
@@ -396,6 +421,7 @@ ModuleGrade grade_module(ClassContext& context, const ModuleInfo& module, Learne
   if (context.writes_confined) request.run_env = {{"HOME", "/tmp"}, {"TMPDIR", "/tmp"}};  // the sandbox's size-capped tmpfs
   TestReport report = run_module_tests(context.toolchain, request);
   ModuleGrade grade = score_report(context, module, report, work);
+  make_reportable(grade);
   ++context.rebuilt;
   fs::create_directories(cache_file.parent_path());
   write_file_atomically(cache_file, to_json(grade).dump() + "\n");
@@ -463,6 +489,34 @@ LearnerGrade grade_learner(ClassContext& context, const Submission& submission,
   return work.grade;
 }
 
+// The released public headers (the toolchain's include folders, never framework/src, where the
+// reference solutions are), copied under the output folder: a learner's file is compiled against these
+// and nothing else of the repository. Unchanged files keep their time stamps, so a regrade does not
+// recompile. The build's sources may sit elsewhere than this installation's (a Gradescope image).
+std::vector<fs::path> copy_public_headers(const Toolchain& toolchain, const fs::path& dest) {
+  std::vector<fs::path> copies;
+  std::error_code error;
+  for (const auto& dir : toolchain.include_dirs) {
+    const std::string path = fs::weakly_canonical(dir, error).generic_string() + "/";
+    if (path.find("/framework/src/") != std::string::npos || !fs::is_directory(dir, error)) continue;
+    const fs::path copy = dest / std::to_string(copies.size());
+    for (fs::recursive_directory_iterator it(dir, error), end; !error && it != end; it.increment(error)) {
+      if (!fs::is_regular_file(it->symlink_status())) continue;
+      const fs::path target = copy / it->path().lexically_relative(dir);
+      const std::string content = read_file(it->path());
+      if (fs::is_regular_file(target) && read_file(target) == content) continue;
+      fs::create_directories(target.parent_path());
+      write_file_atomically(target, content);
+    }
+    copies.push_back(copy);
+  }
+  if (copies.empty())
+    throw UserError("tito's toolchain names no public header folder (framework/include), so learner code cannot be compiled "
+                    "against the public headers alone",
+                    "re-run the set-up (scripts/setup) to rewrite " + (fs::path("build") / "tito" / "toolchain.json").string());
+  return copies;
+}
+
 void prepare_class(ClassContext& context) {
   for (const auto& module : context.curriculum.modules())
     if (module.available() && !module.learner_files.empty()) context.with_learner_files.push_back(&module);
@@ -485,10 +539,28 @@ void prepare_class(ClassContext& context) {
   const fs::path index = context.installation.source_dir / "curriculum" / "curriculum.json";
   context.instructor_copies["curriculum.json"] = read_file(index);
   context.toolchain_identity = identity_of(context.installation, context.toolchain, context.test_objects);
+  context.public_include_dirs = copy_public_headers(context.toolchain, context.options.out_dir / "cache" / "public-headers");
   context.writes_confined = confinement_works(context.options.out_dir / "work" / ".probe");
 }
 
 }  // namespace
+
+void make_reportable(ModuleGrade& grade) {
+  grade.note = escape_invalid_utf8(grade.note);
+  for (auto& c : grade.cases) {
+    c.name = escape_invalid_utf8(c.name);
+    c.status = escape_invalid_utf8(c.status);
+    c.message = escape_invalid_utf8(c.message);
+  }
+}
+
+void make_reportable(LearnerGrade& grade) {
+  grade.id = escape_invalid_utf8(grade.id);
+  grade.submission = escape_invalid_utf8(grade.submission);
+  grade.reason = escape_invalid_utf8(grade.reason);
+  for (auto& flag : grade.flags) flag = escape_invalid_utf8(flag);
+  for (auto& module : grade.modules) make_reportable(module);
+}
 
 int LearnerGrade::earned() const {
   int total = 0;
@@ -512,10 +584,10 @@ std::vector<Submission> list_submissions(const fs::path& dir) {
     const std::string name = entry.path().filename().string();
     if (name.empty() || name[0] == '.') continue;
     Submission submission;
-    submission.name = name;
+    submission.name = escape_invalid_utf8(name);
     submission.path = entry.path();
     submission.archive = is_archive_name(name) && entry.is_regular_file(error);
-    submission.id = submission.archive ? archive_stem(name) : name;
+    submission.id = escape_invalid_utf8(submission.archive ? archive_stem(name) : name);
     submissions.push_back(submission);
   }
   std::sort(submissions.begin(), submissions.end(),
@@ -531,10 +603,11 @@ Submission single_submission(const fs::path& path) {
   Submission submission;
   fs::path normal = fs::absolute(path).lexically_normal();
   if (normal.filename().empty()) normal = normal.parent_path();
-  submission.name = normal.filename().string();
+  const std::string name = normal.filename().string();
+  submission.name = escape_invalid_utf8(name);
   submission.path = normal;
-  submission.archive = is_archive_name(submission.name) && fs::is_regular_file(normal, error);
-  submission.id = submission.archive ? archive_stem(submission.name) : submission.name;
+  submission.archive = is_archive_name(name) && fs::is_regular_file(normal, error);
+  submission.id = escape_invalid_utf8(submission.archive ? archive_stem(name) : name);
   return submission;
 }
 
@@ -565,7 +638,7 @@ GradingRun grade_submissions(const Installation& installation, const Curriculum&
                              const std::vector<Submission>& submissions, const GradingOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   ClassContext context{installation, curriculum, toolchain, options, modules_to_grade(curriculum, options.modules), {}, {}, {},
-                       {}, {}, {}, {}, false, {0}, {0}};
+                       {}, {}, {}, {}, {}, false, {0}, {0}};
   fs::create_directories(options.out_dir);
   prepare_class(context);
 
@@ -607,6 +680,7 @@ GradingRun grade_submissions(const Installation& installation, const Curriculum&
         if (options.progress) options.progress(submission.id, what, done.load(), total);
       };
       run.learners[to_grade[k]] = grade_learner(context, submission, step);
+      make_reportable(run.learners[to_grade[k]]);
       ++done;
       const LearnerGrade& grade = run.learners[to_grade[k]];
       step(grade.graded ? fmt::format("done, {}/{}", grade.earned(), grade.possible()) : "not graded: " + grade.reason);
@@ -618,6 +692,7 @@ GradingRun grade_submissions(const Installation& installation, const Curriculum&
   worker();
   for (auto& thread : pool) thread.join();
 
+  for (auto& learner : run.learners) make_reportable(learner);
   run.cached_modules = context.cached;
   run.rebuilt_modules = context.rebuilt;
   run.writes_confined = context.writes_confined;

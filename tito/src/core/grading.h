@@ -60,6 +60,11 @@ struct GradingRun {
   bool writes_confined = false;  // whether the sandbox could make everything but scratch read-only
 };
 
+// Learner-made text (ids, names, flags, compiler messages, test output) with invalid UTF-8 escaped
+// (escape_invalid_utf8), so that no report can fail on it. grade_submissions applies it to every grade.
+void make_reportable(ModuleGrade& grade);
+void make_reportable(LearnerGrade& grade);
+
 // One entry of the submissions folder.
 struct Submission {
   std::string id;      // learner id

@@ -74,16 +74,17 @@ void extract_archive_safely(const fs::path& archive, const fs::path& dest, std::
     std::string permissions, owner, size;
     fields >> permissions >> owner >> size;
     total += std::strtoull(size.c_str(), nullptr, 10);
+    // Any link, even one that stays inside: a chain of harmless-looking links can still lead out, and a
+    // workspace never needs one.
     if (type == 'l') {
       const auto arrow = line.rfind(" -> ");
-      const fs::path target = arrow == std::string::npos ? fs::path("/") : fs::path(line.substr(arrow + 4));
-      if (leaves_the_archive(fs::path(name).parent_path() / target) || target.is_absolute())
-        throw ArchiveRejected(fmt::format("{} is a link to {}, outside the archive", where, target.string()));
+      const std::string target = arrow == std::string::npos ? "?" : line.substr(arrow + 4);
+      throw ArchiveRejected(fmt::format("{} is a symbolic link (to {}); links are not accepted in a submission{}", where, target,
+                                        leaves_the_archive(fs::path(name).parent_path() / target) ? ", and this one leads outside the archive" : ""));
     } else if (type == 'h') {
       const auto link = line.rfind(" link to ");
-      const std::string target = link == std::string::npos ? "/" : line.substr(link + 9);
-      if (fs::path(target).is_absolute() || has_dot_dot(target))
-        throw ArchiveRejected(fmt::format("{} is a hard link to {}, outside the archive", where, target));
+      const std::string target = link == std::string::npos ? "?" : line.substr(link + 9);
+      throw ArchiveRejected(fmt::format("{} is a hard link (to {}); links are not accepted in a submission", where, target));
     } else if (type != '-' && type != 'd') {
       throw ArchiveRejected(fmt::format("{} has an unsupported type '{}'", where, std::string(1, type)));
     }
@@ -102,6 +103,15 @@ void extract_archive_safely(const fs::path& archive, const fs::path& dest, std::
   if (outcome.exit_code != 0)
     throw ArchiveRejected(fmt::format("{} could not be unpacked: {}", archive.filename().string(),
                                       output.empty() ? outcome.error : output.back()));
+  // What tar wrote must be what the listing promised: folders and regular files only.
+  for (fs::recursive_directory_iterator it(dest, ignored), end; !ignored && it != end; it.increment(ignored)) {
+    const auto status = it->symlink_status();
+    if (fs::is_directory(status) || fs::is_regular_file(status)) continue;
+    const std::string entry = it->path().lexically_relative(dest).generic_string();
+    fs::remove_all(dest, ignored);
+    throw ArchiveRejected(fmt::format("{}: entry '{}' unpacked as a link or special file; not accepted in a submission",
+                                      archive.filename().string(), entry));
+  }
 }
 
 }  // namespace tito

@@ -17,9 +17,10 @@ bool is_archive_name(const std::string& file_name);       // .tar, .tar.gz, .tgz
 std::string archive_stem(const std::string& file_name);   // "alice.tar.gz" -> "alice"
 
 // Lists the archive with tar and refuses it (ArchiveRejected, nothing written) when an entry has an
-// absolute path or a ".." component, is a device, fifo or socket, is a link whose target leaves the
-// archive, or when the content would exceed `max_bytes`. Otherwise extracts it into `dest` (created
-// afresh, without the archive's owners or permissions).
+// absolute path or a ".." component, is a device, fifo or socket, is a symbolic or hard link (wherever
+// it points), or when the content would exceed `max_bytes`. Otherwise extracts it into `dest` (created
+// afresh, without the archive's owners or permissions) and checks that only folders and regular files
+// came out.
 void extract_archive_safely(const std::filesystem::path& archive, const std::filesystem::path& dest,
                             std::uintmax_t max_bytes = 256u << 20);
 

@@ -85,6 +85,13 @@ std::string histogram_svg(const ModuleStatistics& module) {
   return svg;
 }
 
+// Every report is written from a copy whose learner-made text is valid UTF-8 (\xFF escapes): a
+// run may come from elsewhere than grade_submissions, and one bad byte must not cost the class its report.
+GradingRun reportable(GradingRun run) {
+  for (auto& learner : run.learners) make_reportable(learner);
+  return run;
+}
+
 json case_json(const CaseGrade& c) {
   return {{"name", c.name}, {"points", c.points}, {"earned", c.earned}, {"status", c.status}, {"message", c.message},
           {"duration_ms", c.duration_ms}};
@@ -92,7 +99,8 @@ json case_json(const CaseGrade& c) {
 
 }  // namespace
 
-void write_grades_csv(const GradingRun& run, const fs::path& file) {
+void write_grades_csv(const GradingRun& raw, const fs::path& file) {
+  const GradingRun run = reportable(raw);
   std::ostringstream out;
   out << "learner";
   for (const auto& module : run.modules) out << "," << csv_field(module.number + "_" + module.title);
@@ -105,7 +113,8 @@ void write_grades_csv(const GradingRun& run, const fs::path& file) {
   write_file_atomically(file, out.str());
 }
 
-void write_grades_json(const GradingRun& run, const fs::path& file) {
+void write_grades_json(const GradingRun& raw, const fs::path& file) {
+  const GradingRun run = reportable(raw);
   json modules = json::array();
   for (const auto& module : run.modules)
     modules.push_back({{"number", module.number}, {"title", module.title}, {"points", module.points}});
@@ -222,7 +231,8 @@ std::vector<ModuleStatistics> class_statistics(const GradingRun& run, std::size_
   return all;
 }
 
-void write_html_report(const GradingRun& run, const fs::path& dir) {
+void write_html_report(const GradingRun& raw, const fs::path& dir) {
+  const GradingRun run = reportable(raw);
   fs::create_directories(dir / "learners");
   const auto stats = class_statistics(run);
   std::ostringstream index;
@@ -283,7 +293,7 @@ void write_html_report(const GradingRun& run, const fs::path& dir) {
     for (const auto& module : learner.modules) {
       if (module.earned == module.possible || !learner.graded) continue;
       page << "<h2>Module " << html(module.number) << ": " << html(module.status) << "</h2>\n";
-      if (module.status == "build failed") page << "<pre>" << html(module.note) << "</pre>\n";
+      if (module.status == "build failed" || module.status == "refused") page << "<pre>" << html(module.note) << "</pre>\n";
       page << "<table><tr><th>failing test</th><th>points</th><th>status</th><th>message</th></tr>\n";
       for (const auto& c : module.cases)
         if (c.earned < c.points || c.status != "passed")
@@ -296,7 +306,8 @@ void write_html_report(const GradingRun& run, const fs::path& dir) {
   }
 }
 
-void write_gradescope_results(const GradingRun& run, const fs::path& file) {
+void write_gradescope_results(const GradingRun& raw, const fs::path& file) {
+  const GradingRun run = reportable(raw);
   json results;
   json tests = json::array();
   if (run.learners.empty()) throw UserError("there is no submission to report to Gradescope", "tito grade SUBMISSION --gradescope FILE");
@@ -309,7 +320,7 @@ void write_gradescope_results(const GradingRun& run, const fs::path& file) {
     for (const auto& info : run.modules)
       if (info.number == module.number) title += " " + info.title;
     output += fmt::format("Module {}: {}/{} ({})\n", title, module.earned, module.possible, module.status);
-    if (module.status == "build failed") output += module.note + "\n";
+    if (module.status == "build failed" || module.status == "refused") output += module.note + "\n";
     if (!learner.graded) continue;
     int index = 0;
     for (const auto& c : module.cases) {

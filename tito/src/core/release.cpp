@@ -39,9 +39,9 @@ bool looks_binary(const std::string& content) {
   return content.find('\0', 0) < std::min<std::size_t>(content.size(), 8192);
 }
 
-// The repository's files as the release should hold them: tracked and untracked-but-not-ignored
-// files when this is a git checkout (so build folders and the history stay behind), else a walk
-// that skips build*/ folders, .git and workspaces.
+}  // namespace
+
+// Build folders and the history stay behind.
 std::vector<std::string> repository_files(const fs::path& source_dir) {
   std::vector<std::string> files;
   const std::string git = find_executable("git");
@@ -69,6 +69,8 @@ std::vector<std::string> repository_files(const fs::path& source_dir) {
   std::sort(files.begin(), files.end());
   return files;
 }
+
+namespace {
 
 // The reference text of a learner file with its solution regions cut out (what may legitimately
 // appear elsewhere).

@@ -33,6 +33,10 @@ struct ReleaseResult {
   bool ok() const { return leaks.empty() && leftover_markers.empty() && build_log.empty(); }
 };
 
+// The repository's files as a copy of it should hold them (relative paths): tracked and
+// untracked-but-not-ignored files in a git checkout, else every file outside build*/, .git and workspaces.
+std::vector<std::string> repository_files(const std::filesystem::path& source_dir);
+
 // Lines of solution code that appear in no other source file: what the leak scan looks for (a lesson
 // or hint quoting one is a leak; given code sharing a line is not).
 // Lines shorter than `min_chars` (after trimming) are too generic to mean anything.

@@ -7,12 +7,14 @@
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
+#include <mutex>
 #include <regex>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
 
 #include "build/captured_command.h"
+#include "build/learner_includes.h"
 #include "build/ninja_file.h"
 #include "run/sandbox.h"
 #include "run/stack_location.h"
@@ -155,6 +157,7 @@ NinjaRun build_shared_learner_objects(const Toolchain& toolchain, NinjaPlan& pla
   fs::create_directories(dir);
   NinjaPlan objects_only;
   objects_only.learner_sources = plan.learner_sources;
+  objects_only.learner_include_dirs = plan.learner_include_dirs;
   write_if_changed(dir / "build.ninja", ninja_file_text(toolchain, objects_only));
   std::vector<std::string> targets;
   for (const auto& source : plan.learner_sources) {
@@ -390,6 +393,36 @@ double compile_limit_s(const ModuleTestRequest& request) {
   return request.compile_time_limit_s > 0 ? request.compile_time_limit_s : kDefaultCompileTimeLimitS;
 }
 
+// The compiler's default header folders, asked once per compiler (graders ask from many threads).
+std::vector<fs::path> system_include_dirs_of(const std::string& cxx) {
+  static std::mutex mutex;
+  static std::map<std::string, std::vector<fs::path>> known;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto found = known.find(cxx);
+  if (found == known.end()) found = known.emplace(cxx, compiler_system_include_dirs(cxx)).first;
+  return found->second;
+}
+
+// Every file the compiler opened for the learner's sources (their depfiles) that lies outside the
+// allowed folders: the public header copies, the compiler's own headers and the learner's folders.
+// Read whether or not the build succeeded: a failed compile has written its depfile already.
+std::vector<std::string> includes_outside_allowed(const Toolchain& toolchain, const ModuleTestRequest& request,
+                                                  const std::vector<SourceToCompile>& learner_sources, const fs::path& build_dir) {
+  std::vector<fs::path> allowed = request.learner_include_dirs;
+  for (const auto& [module, dir] : request.learner_dirs) allowed.push_back(dir);
+  const auto system = system_include_dirs_of(toolchain.cxx);
+  allowed.insert(allowed.end(), system.begin(), system.end());
+  std::vector<std::string> refused;
+  for (const auto& source : learner_sources) {
+    std::ifstream in(build_dir / depfile_of(source.object), std::ios::binary);
+    if (!in) continue;  // never compiled: nothing of it was shown
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    for (const auto& outside : dependencies_outside(depfile_dependencies(text), allowed))
+      refused.push_back(source.source.filename().string() + " includes " + outside.string());
+  }
+  return refused;
+}
+
 std::vector<fs::path> absolute_learner_dirs(const ModuleTestRequest& request) {
   std::vector<fs::path> dirs;
   for (const auto& [module, dir] : request.learner_dirs) dirs.push_back(fs::absolute(dir));
@@ -433,6 +466,10 @@ void diagnose_crashes(const Toolchain& toolchain, const ModuleTestRequest& reque
                                  : "test cases crashed: running them again with AddressSanitizer to see why");
   NinjaRun build = run_ninja(sanitizing, dir, {variant_plan.test_binary}, progress, request.build_jobs, compile_limit_s(request));
   if (!build.ok) return;  // the plain build compiled; keep what its backtrace said
+  // Code can include other files when sanitized (#ifdef __SANITIZE_ADDRESS__): the same check applies.
+  if (!request.learner_include_dirs.empty() &&
+      !includes_outside_allowed(sanitizing, request, variant_plan.learner_sources, dir).empty())
+    return;
 
   TestSessionSpec sanitized = session;
   sanitized.binary = dir / variant_plan.test_binary;
@@ -479,6 +516,7 @@ TestReport run_module_tests(const Toolchain& toolchain, const ModuleTestRequest&
   fs::path run_dir = build_dir / "run";
   fs::create_directories(run_dir);
   NinjaPlan plan = plan_module_build(toolchain, request);
+  const std::vector<SourceToCompile> learner_sources = plan.learner_sources;
 
   auto build_start = std::chrono::steady_clock::now();
   NinjaRun build;
@@ -491,7 +529,17 @@ TestReport run_module_tests(const Toolchain& toolchain, const ModuleTestRequest&
   }
   report.build_ok = build.ok;
   report.build_log = build.log;
-  if (!report.build_ok) {
+  if (!request.learner_include_dirs.empty()) {
+    const fs::path objects_dir = request.learner_objects_dir.empty() ? build_dir : fs::absolute(request.learner_objects_dir);
+    report.refused_includes = includes_outside_allowed(toolchain, request, learner_sources, objects_dir);
+    if (!report.refused_includes.empty()) {
+      report.build_ok = false;
+      report.build_log = "refused: the code includes files outside the public headers and its own folder (the compiler's "
+                         "messages are withheld):\n";
+      for (const auto& line : report.refused_includes) report.build_log += "  " + line + "\n";
+    }
+  }
+  if (!report.build_ok && report.refused_includes.empty()) {
     if (auto errors = given_code_errors(toolchain, build_dir, plan, request.learner_dirs, build.log, request.build_jobs,
                                         compile_limit_s(request))) {
       report.given_code_failed = true;

@@ -86,6 +86,10 @@ struct ModuleTestRequest {
   // Where the learner's objects are compiled, shared by every module test and milestone of a
   // workspace (so a file is compiled once per change); empty: inside build_dir.
   std::filesystem::path learner_objects_dir;
+  // Graders: the learner's files compile with these include folders only (copies of the released
+  // public headers) instead of the toolchain's, and a build whose files opened anything outside them,
+  // the compiler's own headers and the learner's folders is refused (build_learner_includes.h).
+  std::vector<std::filesystem::path> learner_include_dirs;
 };
 
 // Compiles test sources to objects (no link) in `build_dir`, so many learner builds can share them.

@@ -52,6 +52,9 @@ struct TestReport {
   // The module's tests do not compile even without the learner's code: this compiler cannot build
   // TinyTorch's own code (build_log then holds those errors), and no change to the learner's files helps.
   bool given_code_failed = false;
+  // Files the learner's code reached outside the allowed folders (ModuleTestRequest::learner_include_dirs):
+  // the build counts as failed and build_log names them without the compiler's messages.
+  std::vector<std::string> refused_includes;
   double build_seconds = 0;
   double run_seconds = 0;
   std::string filter;            // the test spec that chose the cases ("" = all of them)
