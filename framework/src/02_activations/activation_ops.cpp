@@ -98,7 +98,8 @@ Tensor leaky_relu(const Tensor& self, const Scalar& negative_slope) {
   });
   OpAttributes attributes;
   attributes.alpha = negative_slope;
-  record_op("leaky_relu", {self}, {result}, attributes);
+  static OpHandle leaky_relu_op("leaky_relu");
+  record_op(leaky_relu_op, {self}, {result}, attributes);
   return result;
 }
 

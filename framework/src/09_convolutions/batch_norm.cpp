@@ -70,7 +70,8 @@ Tensor batch_norm(const Tensor& input, const Tensor& weight, const Tensor& bias,
   }
   OpAttributes attributes;
   attributes.keepdim = training;
-  record_op("native_batch_norm", {x, weight, bias, mean, invstd}, {output}, attributes);
+  static OpHandle native_batch_norm_op("native_batch_norm");
+  record_op(native_batch_norm_op, {x, weight, bias, mean, invstd}, {output}, attributes);
   return output;
 }
 

@@ -236,7 +236,8 @@ Tensor convolution_transpose(const Tensor& input, const Tensor& weight, const Te
   OpAttributes attributes;
   attributes.sizes = IntArrayRef(geometry);
   attributes.dim = groups;
-  record_op("convolution_transpose", {input, weight, bias}, {result}, attributes);
+  static OpHandle convolution_transpose_op("convolution_transpose");
+  record_op(convolution_transpose_op, {input, weight, bias}, {result}, attributes);
   return result;
 }
 

@@ -221,7 +221,8 @@ std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& self, IntArrayR
   const native::Pool2dGeometry g = pool_geometry(input.sizes(), args);
   auto [output, indices] = native::max_pool2d_loops(input, g);
   PoolAttributes attributes(g);
-  record_op("max_pool2d_with_indices", {input, indices}, {output}, attributes.attributes);
+  static OpHandle max_pool2d_with_indices_op("max_pool2d_with_indices");
+  record_op(max_pool2d_with_indices_op, {input, indices}, {output}, attributes.attributes);
   return {unbatched_like(output, self), unbatched_like(indices, self)};
 }
 
@@ -243,7 +244,8 @@ Tensor avg_pool2d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef strid
   PoolAttributes attributes(g);
   attributes.attributes.keepdim = count_include_pad;
   attributes.attributes.dim = g.divisor_override;
-  record_op("avg_pool2d", {input}, {output}, attributes.attributes);
+  static OpHandle avg_pool2d_op("avg_pool2d");
+  record_op(avg_pool2d_op, {input}, {output}, attributes.attributes);
   return unbatched_like(output, self);
 }
 
@@ -261,7 +263,8 @@ Tensor adaptive_avg_pool2d(const Tensor& self, IntArrayRef output_size) {
   TT_CHECK(self.is_floating_point(), "\"adaptive_avg_pool2d\" not implemented for '", self.scalar_type(), "'");
   const Tensor input = batched(self).contiguous();
   Tensor output = adaptive_avg_pool2d_loops(input, output_size[0], output_size[1]);
-  record_op("adaptive_avg_pool2d", {input}, {output});
+  static OpHandle adaptive_avg_pool2d_op("adaptive_avg_pool2d");
+  record_op(adaptive_avg_pool2d_op, {input}, {output});
   return unbatched_like(output, self);
 }
 
