@@ -32,6 +32,7 @@ namespace fs = std::filesystem;
 constexpr uid_t kNobody = 65534;  // who a fresh-root program runs as when tito runs as root
 // Exit codes of the sandbox's own processes, when setting up failed (the message is in the output).
 constexpr int kSetupFailed = 125;
+constexpr std::size_t kMaxBinds = 64;  // the init opens them all into a fixed array (it may not allocate)
 
 // The system files a program needs to start: the loader, libraries, programs, and little else.
 const char* const kSystemPaths[] = {"/usr",           "/bin",           "/sbin",          "/lib",
@@ -318,8 +319,8 @@ void mount_private_dirs(const PreparedExec& exec) {
 // A fresh root on a tmpfs at `staging` holding only the binds, then made the root.
 void build_fresh_root(const PreparedExec& exec) {
   // Open every source before the staging tmpfs covers /tmp (where the sources may live).
-  int fds[64];
-  const std::size_t count = exec.binds.size() < 64 ? exec.binds.size() : 64;
+  int fds[kMaxBinds];
+  const std::size_t count = exec.binds.size() < kMaxBinds ? exec.binds.size() : kMaxBinds;
   for (std::size_t i = 0; i < count; ++i) fds[i] = open(exec.binds[i].source.c_str(), O_PATH | O_CLOEXEC);
   if (mount("tmpfs", exec.staging.c_str(), "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=0755") != 0)
     setup_failed("mount the new root");
@@ -520,6 +521,10 @@ SandboxResult sandboxed_run(const SandboxSpec& spec) {
     return result;
   }
   PreparedExec exec = prepare_exec(spec);
+  if (exec.binds.size() > kMaxBinds) {
+    result.error = "too many files and folders to show in the sandbox (at most " + std::to_string(kMaxBinds) + ")";
+    return result;
+  }
   if (exec.drop_to_nobody) hand_over_to_nobody(exec.writable_dir);
   int output_fd = open(spec.output_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
   if (output_fd < 0) {
