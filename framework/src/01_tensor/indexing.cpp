@@ -166,7 +166,12 @@ void put_at_tensor_index(const BasicIndexing& basic, const Value& value) {
     std::vector<int64_t> selected(basic.view.sizes().begin(), basic.view.sizes().begin() + d);
     selected.push_back(picked);
     selected.insert(selected.end(), basic.view.sizes().begin() + d + covered, basic.view.sizes().end());
-    TT_CHECK(infer_size(value.sizes(), selected) == selected, "shape mismatch: value tensor of shape ", value.sizes(),
+    bool broadcasts = value.dim() <= static_cast<int64_t>(selected.size());
+    for (int64_t k = 1; broadcasts && k <= value.dim(); ++k) {
+      const int64_t size = value.size(-k);
+      broadcasts = size == 1 || size == selected[selected.size() - static_cast<size_t>(k)];
+    }
+    TT_CHECK(broadcasts, "shape mismatch: value tensor of shape ", value.sizes(),
              " cannot be broadcast to indexing result of shape ", IntArrayRef(selected));
     values = value.expand(selected);
   }
