@@ -315,3 +315,37 @@ TEST_CASE("gradcheck: second derivatives through create_graph", "[autograd][grad
   check_second_order([](const std::vector<Tensor>& v) { return (v[0] / v[1].t()).sum(1); }, {x, away_from_zero({3, 2})});
   check_second_order([](const std::vector<Tensor>& v) { return v[0].select(1, 2).pow(2) + v[0].slice(1, 0, 2).pow(3).sum(1); }, {x});
 }
+
+TEST_CASE("gradcheck: prod, cumsum, var, std, logsumexp, amax/amin", "[autograd][gradcheck]") {
+  torch::manual_seed(5);
+  const Tensor x = random_tensor({3, 4});
+  for (bool keepdim : {false, true}) {
+    check_gradients([&](const std::vector<Tensor>& v) { return v[0].prod(1, keepdim); }, {x});
+    check_gradients([&](const std::vector<Tensor>& v) { return v[0].var({0}, true, keepdim); }, {x});
+    check_gradients([&](const std::vector<Tensor>& v) { return v[0].std({1}, false, keepdim); }, {x});
+    check_gradients([&](const std::vector<Tensor>& v) { return v[0].logsumexp({0, 1}, keepdim); }, {x});
+    check_gradients([&](const std::vector<Tensor>& v) { return v[0].amax({1}, keepdim); }, {x});
+    check_gradients([&](const std::vector<Tensor>& v) { return v[0].amin({0}, keepdim); }, {x});
+  }
+  check_gradients([](const std::vector<Tensor>& v) { return v[0].prod(); }, {x});
+  check_gradients([](const std::vector<Tensor>& v) { return v[0].cumsum(0); }, {x});
+  check_gradients([](const std::vector<Tensor>& v) { return v[0].cumsum(-1); }, {x});
+  check_gradients([](const std::vector<Tensor>& v) { return v[0].var(); }, {x});
+  // A zero among the factors: the gradient is the product of the others, not prod / x.
+  const Tensor with_zero = torch::tensor({{2.0, 0.0, 3.0}}, torch::requires_grad());
+  with_zero.prod(1).sum().backward();
+  CHECK(test_helpers::values(with_zero.grad()) == std::vector<double>{0, 6, 0});
+}
+
+TEST_CASE("gradcheck: where, masked_fill, masked_select, index_select and mask indexing", "[autograd][gradcheck]") {
+  torch::manual_seed(6);
+  const Tensor x = random_tensor({3, 4});
+  const Tensor y = random_tensor({4});
+  const Tensor mask = torch::rand({3, 4}) > 0.5;
+  check_gradients([&](const std::vector<Tensor>& v) { return torch::where(mask, v[0], v[1]); }, {x, y});
+  check_gradients([&](const std::vector<Tensor>& v) { return v[0].masked_fill(mask, 2.5); }, {x});
+  check_gradients([&](const std::vector<Tensor>& v) { return v[0].masked_select(mask); }, {x});
+  check_gradients([](const std::vector<Tensor>& v) { return v[0].index_select(1, torch::tensor({3, 0, 3})); }, {x});
+  check_gradients([&](const std::vector<Tensor>& v) { return v[0].index({mask}); }, {x});
+  check_gradients([](const std::vector<Tensor>& v) { return v[0].index({torch::tensor({2, 0}), 1}); }, {x});
+}

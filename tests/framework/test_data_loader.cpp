@@ -292,3 +292,47 @@ TEST_CASE("TensorDataset constructors check their tensors", "[data][dataset]") {
   CHECK(from_list.data.sizes() == std::vector<int64_t>{2, 2});
   CHECK_FALSE(from_list.targets.defined());
 }
+
+namespace {
+template <typename Sampler>
+std::vector<size_t> whole_epoch(Sampler& sampler, size_t batch_size) {
+  std::vector<size_t> all;
+  while (auto batch = sampler.next(batch_size)) all.insert(all.end(), batch->begin(), batch->end());
+  return all;
+}
+}  // namespace
+
+TEST_CASE("distributed samplers split the dataset among replicas as LibTorch does", "[data][samplers]") {
+  using torch::data::samplers::DistributedRandomSampler;
+  using torch::data::samplers::DistributedSequentialSampler;
+  using Indices = std::vector<size_t>;
+  // 10 examples, 3 replicas: ceil(10 / 3) = 4 each, the last wrapping around to 0 and 1.
+  DistributedSequentialSampler rank0(10, 3, 0), rank2(10, 3, 2);
+  CHECK(whole_epoch(rank0, 3) == Indices{0, 1, 2, 3});
+  CHECK(whole_epoch(rank2, 3) == Indices{8, 9, 0, 1});
+  // Without duplicates: floor(10 / 3) = 3 each, index 9 left out.
+  DistributedSequentialSampler exact(10, 3, 2, /*allow_duplicates=*/false);
+  CHECK(whole_epoch(exact, 10) == Indices{6, 7, 8});
+  exact.reset();
+  CHECK(exact.next(2) == Indices{6, 7});
+  // The random order is one permutation per epoch, shared by the replicas: together they cover it.
+  for (size_t epoch : {0, 1}) {
+    Indices covered;
+    for (size_t rank = 0; rank < 2; ++rank) {
+      DistributedRandomSampler sampler(9, 2, rank);
+      sampler.set_epoch(epoch);
+      sampler.reset();
+      const Indices part = whole_epoch(sampler, 4);
+      CHECK(part.size() == 5);
+      covered.insert(covered.end(), part.begin(), part.end());
+    }
+    std::sort(covered.begin(), covered.end());
+    covered.erase(std::unique(covered.begin(), covered.end()), covered.end());
+    CHECK(covered == Indices{0, 1, 2, 3, 4, 5, 6, 7, 8});
+  }
+  DistributedRandomSampler epoch0(9, 1, 0), epoch1(9, 1, 0);
+  epoch1.set_epoch(1);
+  epoch1.reset();
+  CHECK(whole_epoch(epoch0, 9) != whole_epoch(epoch1, 9));
+  CHECK_THROWS_WITH(DistributedSequentialSampler(10, 2, 2), Catch::Matchers::Contains("rank 2 is not one of the 2"));
+}

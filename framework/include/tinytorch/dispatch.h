@@ -26,6 +26,7 @@
 // they are made of record, exactly as PyTorch's CompositeImplicitAutograd ops do.
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <memory>
 #include <optional>
@@ -129,6 +130,10 @@ class AutogradLayer {
   virtual void retain_grad(const Tensor& self) = 0;
   virtual bool retains_grad(const Tensor& self) = 0;
   virtual Tensor detach(const Tensor& self) = 0;
+  // Tensor::register_hook / remove_hook: returns the hook's index among the tensor's hooks. Not
+  // pure, so that a stand-in layer in a test need not implement them; the default refuses.
+  virtual unsigned register_hook(const Tensor& self, std::function<Tensor(const Tensor&)> hook);
+  virtual void remove_hook(const Tensor& self, unsigned pos);
 };
 
 // Registers (or, with nullptr, removes) the gradient engine. The layer is not owned: it must

@@ -2,6 +2,8 @@
 // Free-function spellings of the Tensor methods, as LibTorch's torch::add(a, b), torch::matmul(a, b).
 #include <optional>
 #include <tuple>
+#include <type_traits>
+#include <vector>
 
 #include "tinytorch/tensor.h"
 
@@ -91,6 +93,60 @@ inline Tensor clone(const Tensor& t) { return t.clone(); }
 Tensor cat(TensorList tensors, int64_t dim = 0);
 inline Tensor concat(TensorList tensors, int64_t dim = 0) { return cat(tensors, dim); }
 inline Tensor concatenate(TensorList tensors, int64_t dim = 0) { return cat(tensors, dim); }
+
+// Masks and index tensors (src/01_tensor/masks.cpp). where and index_select have derivatives;
+// masked_fill and masked_select are made of them.
+// (n, dim) Long coordinates of the non-zero elements, in row-major order.
+Tensor nonzero(const Tensor& self);
+// The same coordinates, one 1-D tensor per dim (LibTorch's where(condition), nonzero_numpy).
+std::vector<Tensor> where(const Tensor& condition);
+// condition ? self : other element-wise, the three broadcast together (condition is kBool).
+Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other);
+Tensor where(const Tensor& condition, const Scalar& self, const Tensor& other);
+Tensor where(const Tensor& condition, const Tensor& self, const Scalar& other);
+Tensor where(const Tensor& condition, const Scalar& self, const Scalar& other);
+// The slices self.select(dim, index[i]) stacked along dim (index: 1-D Long).
+Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index);
+Tensor masked_fill(const Tensor& self, const Tensor& mask, const Scalar& value);
+Tensor masked_fill(const Tensor& self, const Tensor& mask, const Tensor& value);
+// The elements where mask (broadcast with self) is true, as a 1-D tensor.
+Tensor masked_select(const Tensor& self, const Tensor& mask);
+
+// More reductions, LibTorch's free spellings of the Tensor methods (src/01_tensor/statistics.cpp).
+inline Tensor prod(const Tensor& self, std::optional<ScalarType> dtype = std::nullopt) { return self.prod(dtype); }
+inline Tensor prod(const Tensor& self, int64_t dim, bool keepdim = false, std::optional<ScalarType> dtype = std::nullopt) {
+  return self.prod(dim, keepdim, dtype);
+}
+inline Tensor amax(const Tensor& self, IntArrayRef dim = {}, bool keepdim = false) { return self.amax(dim, keepdim); }
+inline Tensor amin(const Tensor& self, IntArrayRef dim = {}, bool keepdim = false) { return self.amin(dim, keepdim); }
+inline Tensor logsumexp(const Tensor& self, IntArrayRef dim, bool keepdim = false) {
+  return self.logsumexp(dim, keepdim);
+}
+inline Tensor var(const Tensor& self) { return self.var(); }
+template <typename Bool, typename = std::enable_if_t<std::is_same<Bool, bool>::value>>
+Tensor var(const Tensor& self, Bool unbiased) {
+  return self.var(unbiased);
+}
+inline Tensor var(const Tensor& self, IntArrayRef dim, bool unbiased = true, bool keepdim = false) {
+  return self.var(dim, unbiased, keepdim);
+}
+inline Tensor var(const Tensor& self, IntArrayRef dim, std::optional<int64_t> correction, bool keepdim = false) {
+  return self.var(dim, correction, keepdim);
+}
+inline Tensor std(const Tensor& self) { return self.std(); }
+template <typename Bool, typename = std::enable_if_t<std::is_same<Bool, bool>::value>>
+Tensor std(const Tensor& self, Bool unbiased) {
+  return self.std(unbiased);
+}
+inline Tensor std(const Tensor& self, IntArrayRef dim, bool unbiased = true, bool keepdim = false) {
+  return self.std(dim, unbiased, keepdim);
+}
+inline Tensor std(const Tensor& self, IntArrayRef dim, std::optional<int64_t> correction, bool keepdim = false) {
+  return self.std(dim, correction, keepdim);
+}
+inline Tensor cumsum(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype = std::nullopt) {
+  return self.cumsum(dim, dtype);
+}
 
 // The dtype PyTorch's promotion gives an op on a and b (dimensioned tensors outrank 0-dim tensors,
 // which outrank wrapped numbers, unless the lower tier brings a higher kind: bool < integer < float).

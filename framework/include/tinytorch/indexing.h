@@ -2,6 +2,7 @@
 // Python-style indexing, LibTorch's spelling: x.index({Slice(0, 2), 1, None, Ellipsis}) is x[0:2, 1, None, ...].
 #include <cstdint>
 #include <optional>
+#include <utility>
 
 #include "tinytorch/tensor.h"
 
@@ -37,24 +38,28 @@ class Slice {
   int64_t step_;
 };
 
-// One entry of an index list: an integer, a Slice, None or Ellipsis.
+// One entry of an index list: an integer, a Slice, None, Ellipsis or a tensor (mask or positions).
 class TensorIndex {
  public:
-  enum class Kind { Integer, Slice, None, Ellipsis };
+  enum class Kind { Integer, Slice, None, Ellipsis, Tensor };
   TensorIndex(int64_t integer) : kind_(Kind::Integer), integer_(integer) {}  // NOLINT: implicit
   TensorIndex(int integer) : TensorIndex(static_cast<int64_t>(integer)) {}    // NOLINT
   TensorIndex(Slice slice) : kind_(Kind::Slice), slice_(slice) {}             // NOLINT
   TensorIndex(NoneType) : kind_(Kind::None) {}                                // NOLINT
   TensorIndex(EllipsisType) : kind_(Kind::Ellipsis) {}                        // NOLINT
+  // A kBool mask over as many dims as it has, or a Long tensor of positions in one dim.
+  TensorIndex(Tensor tensor) : kind_(Kind::Tensor), tensor_(std::move(tensor)) {}  // NOLINT
 
   Kind kind() const { return kind_; }
   int64_t integer() const { return integer_; }
   const Slice& slice() const { return slice_; }
+  const Tensor& tensor() const { return tensor_; }
 
  private:
   Kind kind_;
   int64_t integer_ = 0;
   Slice slice_;
+  Tensor tensor_;
 };
 
 }  // namespace indexing

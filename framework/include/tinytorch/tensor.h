@@ -8,12 +8,14 @@
 // the learner's edit-compile loop must stay fast.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <iosfwd>
 #include <memory>
 #include <optional>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include "tinytorch/int_array_ref.h"
@@ -158,13 +160,24 @@ class Tensor {
   std::vector<Tensor> chunk(int64_t chunks, int64_t dim = 0) const;
   std::vector<Tensor> unbind(int64_t dim = 0) const;
   Tensor unflatten(int64_t dim, IntArrayRef sizes) const;
-  // t.index({Slice(0, 2), 1, None, Ellipsis}) with tinytorch/indexing.h (included by torch.h).
+  // t.index({Slice(0, 2), 1, None, Ellipsis}) with tinytorch/indexing.h (included by torch.h); a
+  // kBool mask or a Long tensor may stand for dims too: t.index({mask}), t.index_put_({mask}, 0).
   Tensor index(ArrayRef<indexing::TensorIndex> indices) const;
   Tensor index(std::initializer_list<indexing::TensorIndex> indices) const;
   Tensor& index_put_(ArrayRef<indexing::TensorIndex> indices, const Tensor& value);
   Tensor& index_put_(ArrayRef<indexing::TensorIndex> indices, const Scalar& value);
   Tensor& index_put_(std::initializer_list<indexing::TensorIndex> indices, const Tensor& value);
   Tensor& index_put_(std::initializer_list<indexing::TensorIndex> indices, const Scalar& value);
+
+  // Masks and index tensors (src/01_tensor/masks.cpp; torch::where and friends in functions.h).
+  Tensor nonzero() const;
+  Tensor index_select(int64_t dim, const Tensor& index) const;
+  Tensor masked_select(const Tensor& mask) const;
+  Tensor masked_fill(const Tensor& mask, const Scalar& value) const;
+  Tensor masked_fill(const Tensor& mask, const Tensor& value) const;
+  Tensor& masked_fill_(const Tensor& mask, const Scalar& value);
+  Tensor& masked_fill_(const Tensor& mask, const Tensor& value);
+  Tensor where(const Tensor& condition, const Tensor& other) const;  // condition ? *this : other
 
   // ---- Element-wise arithmetic (broadcasting, PyTorch's type promotion) ----
   Tensor add(const Tensor& other, const Scalar& alpha = 1) const;
@@ -225,6 +238,31 @@ class Tensor {
   std::tuple<Tensor, Tensor> min(int64_t dim, bool keepdim = false) const;
   Tensor argmax(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
   Tensor argmin(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
+  // More reductions (src/01_tensor/statistics.cpp), composed of the ones above where they can be,
+  // so they differentiate. An empty dim list means every dim, as in LibTorch 1.13.
+  Tensor prod(std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor prod(int64_t dim, bool keepdim = false, std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor amax(IntArrayRef dim = {}, bool keepdim = false) const;
+  Tensor amin(IntArrayRef dim = {}, bool keepdim = false) const;
+  Tensor logsumexp(IntArrayRef dim, bool keepdim = false) const;
+  // var/std of all elements take exactly a bool (a template), so that x.var({1}) means dim 1 as
+  // it does in LibTorch rather than converting {1} to unbiased = true.
+  Tensor var() const { return var(IntArrayRef(), true, false); }
+  template <typename Bool, typename = std::enable_if_t<std::is_same<Bool, bool>::value>>
+  Tensor var(Bool unbiased) const {
+    return var(IntArrayRef(), unbiased, false);
+  }
+  Tensor var(IntArrayRef dim, bool unbiased = true, bool keepdim = false) const;
+  // correction: the divisor is N - correction (default 1, Bessel's).
+  Tensor var(IntArrayRef dim, std::optional<int64_t> correction, bool keepdim = false) const;
+  Tensor std() const { return std(IntArrayRef(), true, false); }
+  template <typename Bool, typename = std::enable_if_t<std::is_same<Bool, bool>::value>>
+  Tensor std(Bool unbiased) const {
+    return std(IntArrayRef(), unbiased, false);
+  }
+  Tensor std(IntArrayRef dim, bool unbiased = true, bool keepdim = false) const;
+  Tensor std(IntArrayRef dim, std::optional<int64_t> correction, bool keepdim = false) const;
+  Tensor cumsum(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
   // Vector p-norms (p = 2, 1, inf, -inf, 0 or any real) over all elements or over dims.
   Tensor norm(const Scalar& p = 2) const;
   Tensor norm(const std::optional<Scalar>& p, IntArrayRef dim, bool keepdim = false) const;
@@ -266,6 +304,21 @@ class Tensor {
   Tensor detach() const;
   Tensor data() const { return detach(); }  // LibTorch's .data(): the values, outside the graph
 
+  // Gradient hooks: hook(grad) runs every time the gradient with respect to this tensor is
+  // computed, before it is stored (a leaf's .grad()) or passed on (a non-leaf). A hook returning a
+  // Tensor replaces the gradient; one returning void only observes it. Hooks run in registration
+  // order (retain_grad() counts as one); the index returned is the hook's handle for remove_hook.
+  template <typename T>
+  using hook_return_void_t = std::enable_if_t<std::is_void<std::invoke_result_t<T&, Tensor>>::value, unsigned>;
+  template <typename T>
+  using hook_return_var_t = std::enable_if_t<std::is_same<std::invoke_result_t<T&, Tensor>, Tensor>::value, unsigned>;
+  template <typename T>
+  hook_return_void_t<T> register_hook(T&& hook) const;
+  template <typename T>
+  hook_return_var_t<T> register_hook(T&& hook) const;
+  unsigned _register_hook(std::function<Tensor(const Tensor&)> hook) const;
+  void remove_hook(unsigned pos) const;
+
  private:
   std::shared_ptr<TensorImpl> impl_;
 };
@@ -279,6 +332,19 @@ template <typename T>
 T* Tensor::data_ptr() const {
   detail::check_data_ptr_type(*this, CppTypeToScalarType<T>::value);
   return static_cast<T*>(data_ptr());
+}
+
+template <typename T>
+Tensor::hook_return_void_t<T> Tensor::register_hook(T&& hook) const {
+  return _register_hook([fn = std::forward<T>(hook)](const Tensor& grad) mutable {
+    fn(grad);
+    return Tensor();  // undefined: the gradient passes on unchanged
+  });
+}
+
+template <typename T>
+Tensor::hook_return_var_t<T> Tensor::register_hook(T&& hook) const {
+  return _register_hook([fn = std::forward<T>(hook)](const Tensor& grad) mutable { return fn(grad); });
 }
 
 // ---- Operators, with a Tensor or a Scalar on either side ----

@@ -25,6 +25,13 @@ std::unordered_map<std::string_view, Derivative>& derivatives() {
 void set_autograd_layer(AutogradLayer* layer) { detail::registered_autograd_layer = layer; }
 AutogradLayer* autograd_layer() { return detail::registered_autograd_layer; }
 
+unsigned AutogradLayer::register_hook(const Tensor& /*self*/, std::function<Tensor(const Tensor&)> /*hook*/) {
+  throw Error("this autograd layer does not support tensor hooks: register module 06's engine (enable_autograd())");
+}
+void AutogradLayer::remove_hook(const Tensor& /*self*/, unsigned /*pos*/) {
+  throw Error("this autograd layer does not support tensor hooks: register module 06's engine (enable_autograd())");
+}
+
 bool GradMode::is_enabled() { return grad_mode_enabled; }
 void GradMode::set_enabled(bool enabled) { grad_mode_enabled = enabled; }
 

@@ -204,6 +204,18 @@ bool Tensor::retains_grad() const {
   return layer != nullptr && layer->retains_grad(*this);
 }
 
+unsigned Tensor::_register_hook(std::function<Tensor(const Tensor&)> hook) const {
+  AutogradLayer* layer = autograd_layer();
+  if (layer == nullptr) autograd_unavailable("register_hook()");
+  return layer->register_hook(*this, std::move(hook));
+}
+
+void Tensor::remove_hook(unsigned pos) const {
+  AutogradLayer* layer = autograd_layer();
+  if (layer == nullptr) autograd_unavailable("remove_hook()");
+  layer->remove_hook(*this, pos);
+}
+
 Tensor Tensor::detach() const {
   AutogradLayer* layer = autograd_layer();
   if (layer != nullptr) return layer->detach(*this);

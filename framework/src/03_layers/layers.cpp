@@ -64,18 +64,14 @@ Tensor FlattenImpl::forward(const Tensor& input) { return input.flatten(options.
 
 Tensor SequentialImpl::forward(Tensor input) {
   TT_CHECK(!is_empty(), "Cannot call forward() on an empty Sequential");
-  for (Step& step : steps_) input = step.forward(*step.module, std::move(input));
+  for (AnyModule& step : steps_) input = step.forward(std::move(input));
   return input;
 }
 
 std::shared_ptr<Module> SequentialImpl::clone() const {
   auto copy = std::make_shared<SequentialImpl>();
   const auto names = named_children().keys();
-  for (size_t i = 0; i < steps_.size(); ++i) {
-    auto module = steps_[i].module->clone();
-    copy->register_module(names[i], module);
-    copy->steps_.push_back(Step{module, steps_[i].forward});
-  }
+  for (size_t i = 0; i < steps_.size(); ++i) copy->push_back(names[i], steps_[i].clone());
   copy->train(is_training());
   return copy;
 }

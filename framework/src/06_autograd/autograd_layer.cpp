@@ -189,12 +189,37 @@ class GradientEngine final : public AutogradLayer {
     return meta == nullptr || meta->grad_fn == nullptr;
   }
 
+  // A hook among the tensor's others (LibTorch 1.13): hooks registered before it change what it keeps.
   void retain_grad(const Tensor& self) override {
     TT_CHECK(tensor_requires_grad(self), "can't retain_grad on Tensor that has requires_grad=False");
     AutogradMeta& meta = materialized_meta(self);
     if (meta.grad_fn == nullptr || meta.retains_grad) return;  // a leaf keeps its grad anyway
     meta.retains_grad = true;
-    meta.grad_fn->retain_grad_of(meta.output_nr, self.unsafeGetTensorImpl()->autograd_meta());
+    std::weak_ptr<AutogradMeta> weak_meta = self.unsafeGetTensorImpl()->autograd_meta();
+    hooks_of(self).push_back([weak_meta](const Tensor& grad) {
+      std::shared_ptr<AutogradMeta> retained = weak_meta.lock();
+      if (!retained) return Tensor();
+      // Its own copy, accumulated across backward calls like a leaf's.
+      if (!retained->grad.defined()) {
+        retained->grad = GradMode::is_enabled() ? grad : grad.clone();
+      } else {
+        retained->grad = retained->grad + grad;
+      }
+      return Tensor();
+    });
+  }
+
+  unsigned register_hook(const Tensor& self, std::function<Tensor(const Tensor&)> hook) override {
+    TT_CHECK(tensor_requires_grad(self), "cannot register a hook on a variable that doesn't require gradient");
+    TensorHookList& hooks = hooks_of(self);
+    hooks.push_back(std::move(hook));
+    return static_cast<unsigned>(hooks.size() - 1);
+  }
+
+  void remove_hook(const Tensor& self, unsigned pos) override {
+    const AutogradMeta* meta = meta_of(self);
+    TT_CHECK(meta != nullptr && meta->hooks && pos < meta->hooks->size(), "Invalid index, no hook at position ", pos);
+    (*meta->hooks)[pos] = nullptr;  // the others keep their positions
   }
 
   bool retains_grad(const Tensor& self) override {
@@ -211,6 +236,17 @@ class GradientEngine final : public AutogradLayer {
     const AutogradMeta* meta = meta_of(self);
     TT_CHECK(meta == nullptr || !meta->requires_grad || meta->grad_fn != nullptr,
              "a leaf Variable that requires grad is being used in an in-place operation.");
+  }
+
+  // The tensor's hook list, created on first use; a non-leaf's grad_fn runs it on the gradient of
+  // this output, a leaf's AccumulateGrad finds it in the tensor's meta.
+  static TensorHookList& hooks_of(const Tensor& self) {
+    AutogradMeta& meta = materialized_meta(self);
+    if (!meta.hooks) {
+      meta.hooks = std::make_shared<TensorHookList>();
+      if (meta.grad_fn) meta.grad_fn->add_tensor_hooks(meta.output_nr, meta.hooks);
+    }
+    return *meta.hooks;
   }
 
   Tensor undefined_;

@@ -17,6 +17,9 @@ struct AutogradMeta {
   uint32_t output_nr = 0;                       // which output of grad_fn this tensor is
   bool requires_grad = false;                   // set by requires_grad_() on a leaf
   bool retains_grad = false;                    // retain_grad() on a non-leaf
+  // register_hook() and retain_grad() in registration order; shared with grad_fn for a non-leaf
+  // (a leaf's AccumulateGrad reads them from here). Created by the first hook.
+  std::shared_ptr<TensorHookList> hooks;
 };
 
 inline AutogradMeta* meta_of(const Tensor& t) {

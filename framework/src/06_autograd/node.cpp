@@ -45,22 +45,29 @@ Node::~Node() {
 }
 
 variable_list Node::operator()(variable_list&& grads) {
-  for (auto& [output_nr, weak_meta] : retained_grads_) {
-    std::shared_ptr<AutogradMeta> meta = weak_meta.lock();
-    if (!meta || output_nr >= grads.size() || !grads[output_nr].defined()) continue;
-    // retain_grad() keeps its own copy, accumulated across backward calls like a leaf's.
-    const Tensor& grad = grads[output_nr];
-    if (!meta->grad.defined()) {
-      meta->grad = GradMode::is_enabled() ? grad : grad.clone();
-    } else {
-      meta->grad = meta->grad + grad;
+  for (const auto& [output_nr, hooks] : tensor_hooks_) {
+    if (output_nr < grads.size() && grads[output_nr].defined()) {
+      grads[output_nr] = run_tensor_hooks(*hooks, std::move(grads[output_nr]));
     }
   }
   return apply(std::move(grads));
 }
 
-void Node::retain_grad_of(uint32_t output_nr, std::weak_ptr<AutogradMeta> meta) {
-  retained_grads_.emplace_back(output_nr, std::move(meta));
+void Node::add_tensor_hooks(uint32_t output_nr, std::shared_ptr<TensorHookList> hooks) {
+  tensor_hooks_.emplace_back(output_nr, std::move(hooks));
+}
+
+Tensor run_tensor_hooks(const TensorHookList& hooks, Tensor gradient) {
+  for (size_t i = 0; i < hooks.size(); ++i) {
+    if (!hooks[i]) continue;  // removed
+    Tensor result = hooks[i](gradient);
+    if (!result.defined()) continue;
+    TT_CHECK(result.scalar_type() == gradient.scalar_type(), "hook '", i, "' has changed the type of value (was ",
+             gradient.toString(), " got ", result.toString(), ")");
+    TT_CHECK(result.sizes().equals(gradient.sizes()), "hook '", i, "' has changed the size of value");
+    gradient = std::move(result);
+  }
+  return gradient;
 }
 
 uint32_t Node::add_input_metadata(const Tensor& t) {
@@ -135,6 +142,10 @@ AccumulateGrad::AccumulateGrad(Tensor variable) : variable_(std::move(variable))
 variable_list AccumulateGrad::apply(variable_list&& grads) {
   Tensor new_grad = std::move(grads[0]);
   if (!new_grad.defined()) return {};
+  // The leaf's hooks, read at each backward: they may have been registered after this node was made.
+  if (const AutogradMeta* leaf_meta = meta_of(variable_); leaf_meta != nullptr && leaf_meta->hooks) {
+    new_grad = run_tensor_hooks(*leaf_meta->hooks, std::move(new_grad));
+  }
   TT_CHECK(new_grad.sizes().equals(variable_.sizes()), "Function AccumulateGrad returned an invalid gradient - got ",
            new_grad.sizes(), " but expected shape compatible with ", variable_.sizes());
   if (new_grad.scalar_type() != variable_.scalar_type()) new_grad = new_grad.to(variable_.scalar_type());

@@ -1,6 +1,5 @@
 // Comparisons make kBool masks; masks count, combine with any/all, and select values by multiplication.
-// (Boolean-mask indexing, index({mask}) / index_put_({mask}, v), is not in tinytorch yet: see the
-// coverage table in tests/compat/README.md.)
+// (Indexing with masks, index({mask}) / index_put_({mask}, v), is indexing_masks.)
 #include <iostream>
 
 #include "compat.h"

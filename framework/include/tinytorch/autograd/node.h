@@ -13,6 +13,7 @@
 // gradients of the op's outputs) and returns one gradient per input of its op (one per next edge).
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -25,6 +26,15 @@ namespace autograd {
 
 using variable_list = std::vector<Tensor>;
 using tensor_list = std::vector<Tensor>;
+
+// A tensor's gradient hooks (Tensor::register_hook, retain_grad), in registration order. A hook
+// returns the new gradient, or an undefined Tensor to leave it; a removed hook stays as an empty
+// function so that the other hooks keep their indices.
+using TensorHook = std::function<Tensor(const Tensor&)>;
+using TensorHookList = std::vector<TensorHook>;
+
+// Runs `hooks` on `gradient` in order and returns the final gradient (LibTorch's CppFunctionTensorPreHook).
+Tensor run_tensor_hooks(const TensorHookList& hooks, Tensor gradient);
 
 // Where a gradient goes: input number `input_nr` of node `function`. An edge without a function
 // stands for an input that does not require grad: nothing flows there.
@@ -75,7 +85,7 @@ class Node : public std::enable_shared_from_this<Node> {
   virtual std::string name() const = 0;
 
   // Runs the backward rule: gradients of the op's outputs in, gradients of its inputs out.
-  // The engine calls this (not apply) so that retain_grad() sees the incoming gradient.
+  // The engine calls this (not apply) so that the outputs' hooks see the incoming gradients first.
   variable_list operator()(variable_list&& grads);
 
   const edge_list& next_edges() const noexcept { return next_edges_; }
@@ -103,8 +113,9 @@ class Node : public std::enable_shared_from_this<Node> {
   // memory a graph keeps alive with memory_footprint(node.saved_tensors())).
   virtual variable_list saved_tensors() const { return {}; }
 
-  // retain_grad() on a non-leaf output: its gradient is stored when it passes through here.
-  void retain_grad_of(uint32_t output_nr, std::weak_ptr<AutogradMeta> meta);
+  // The hooks of output `output_nr` (register_hook, retain_grad on a non-leaf): they run on its
+  // gradient before the backward rule does.
+  void add_tensor_hooks(uint32_t output_nr, std::shared_ptr<TensorHookList> hooks);
 
  protected:
   virtual variable_list apply(variable_list&& grads) = 0;
@@ -116,7 +127,7 @@ class Node : public std::enable_shared_from_this<Node> {
   std::vector<InputMetadata> more_input_metadata_;
   uint32_t num_inputs_ = 0;
   uint64_t sequence_nr_;
-  std::vector<std::pair<uint32_t, std::weak_ptr<AutogradMeta>>> retained_grads_;
+  std::vector<std::pair<uint32_t, std::shared_ptr<TensorHookList>>> tensor_hooks_;
 };
 
 // A tensor saved by the forward for the backward (LibTorch's SavedVariable). A saved *output*

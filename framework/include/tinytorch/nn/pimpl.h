@@ -79,9 +79,10 @@ class ModuleHolder : detail::ModuleHolderIndicator {
     return impl_.get();
   }
 
-  // Calls the module: holder(args...) is holder->forward(args...).
-  template <typename... Args>
-  auto operator()(Args&&... args) -> decltype(std::declval<Contained&>().forward(std::forward<Args>(args)...)) {
+  // Calls the module: holder(args...) is holder->forward(args...). `Module` delays the lookup of
+  // forward to the call, so that containers without a forward (ModuleList) can have holders.
+  template <typename... Args, typename Module = Contained>
+  auto operator()(Args&&... args) -> decltype(std::declval<Module&>().forward(std::forward<Args>(args)...)) {
     return get()->forward(std::forward<Args>(args)...);
   }
 

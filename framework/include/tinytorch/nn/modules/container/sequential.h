@@ -7,8 +7,11 @@
 //   Tensor logits = mlp(images);             // (N, 1, 28, 28) -> (N, 10)
 //   mlp[1]                                   // std::shared_ptr<nn::Module> of the first Linear
 //   mlp->ptr<nn::LinearImpl>(1)->weight      // typed access
+//   nn::Sequential named({{"fc1", nn::Linear(4, 8)}, {"relu", nn::Functional(torch::relu)}});  // named children
+//
+// Each step is kept as an nn::AnyModule (any.h), as LibTorch does.
 #include <cstddef>
-#include <functional>
+#include <initializer_list>
 #include <iosfwd>
 #include <memory>
 #include <string>
@@ -20,6 +23,9 @@
 #include "tinytorch/errors.h"
 #include "tinytorch/nn/cloneable.h"
 #include "tinytorch/nn/module.h"
+#include "tinytorch/nn/modules/container/any.h"
+#include "tinytorch/nn/modules/container/named_any.h"
+#include "tinytorch/nn/ordered_dict.h"
 #include "tinytorch/nn/pimpl.h"
 #include "tinytorch/tensor.h"
 
@@ -38,6 +44,14 @@ class SequentialImpl : public Cloneable<SequentialImpl> {
     (push_back(std::forward<Rest>(rest)), ...);
   }
 
+  // Sequential({{"fc1", nn::Linear(4, 8)}, ...}) and from an OrderedDict: children named by the caller.
+  explicit SequentialImpl(std::initializer_list<NamedAnyModule> named_modules) {
+    for (const NamedAnyModule& named : named_modules) push_back(named.name(), named.module());
+  }
+  explicit SequentialImpl(OrderedDict<std::string, AnyModule>&& ordered_dict) {
+    for (auto& item : ordered_dict) push_back(item.key(), std::move(item.value()));
+  }
+
   // Appends a module, registered as child str(size()) ("0", "1", ...) or under `name`.
   template <typename M>
   void push_back(M&& module) {
@@ -45,8 +59,25 @@ class SequentialImpl : public Cloneable<SequentialImpl> {
   }
   template <typename M>
   void push_back(std::string name, M&& module) {
-    append(std::move(name), to_shared(std::forward<M>(module)));
+    if constexpr (std::is_same<std::decay_t<M>, AnyModule>::value) {
+      register_module(name, module.ptr());
+      steps_.push_back(std::forward<M>(module));  // its forward is checked when called
+    } else {
+      append(std::move(name), to_shared(std::forward<M>(module)));
+    }
   }
+  // Appends every module of another container (a Sequential, a vector of holders...).
+  template <typename Container>
+  void extend(const Container& container) {
+    for (const auto& module : container) push_back(module);
+  }
+
+  using Iterator = std::vector<AnyModule>::iterator;
+  using ConstIterator = std::vector<AnyModule>::const_iterator;
+  Iterator begin() { return steps_.begin(); }
+  ConstIterator begin() const { return steps_.begin(); }
+  Iterator end() { return steps_.end(); }
+  ConstIterator end() const { return steps_.end(); }
 
   // Feeds input through every module in order.
   Tensor forward(Tensor input);
@@ -56,13 +87,13 @@ class SequentialImpl : public Cloneable<SequentialImpl> {
 
   std::shared_ptr<Module> ptr(size_t index) const {
     TT_CHECK(index < size(), "Index out of range");
-    return steps_[index].module;
+    return steps_[index].ptr();
   }
   template <typename T>
   std::shared_ptr<T> ptr(size_t index) const {
     static_assert(std::is_base_of<Module, T>::value, "Can only call Sequential::ptr with an nn::Module type");
     auto typed = std::dynamic_pointer_cast<T>(ptr(index));
-    TT_CHECK(typed != nullptr, "Attempted to cast module of type ", steps_[index].module->name(), " to type ",
+    TT_CHECK(typed != nullptr, "Attempted to cast module of type ", steps_[index].ptr()->name(), " to type ",
              detail::demangled_type_name(typeid(T)));
     return typed;
   }
@@ -78,12 +109,6 @@ class SequentialImpl : public Cloneable<SequentialImpl> {
   void pretty_print(std::ostream& stream) const override;
 
  private:
-  // One link of the chain: the module and how to call its forward.
-  struct Step {
-    std::shared_ptr<Module> module;
-    std::function<Tensor(Module&, Tensor)> forward;
-  };
-
   template <typename M>
   static auto to_shared(M&& module) {
     using Decayed = std::decay_t<M>;
@@ -103,13 +128,22 @@ class SequentialImpl : public Cloneable<SequentialImpl> {
     static_assert(std::is_convertible<decltype(std::declval<Impl&>().forward(std::declval<Tensor>())), Tensor>::value,
                   "Sequential chains modules whose forward takes one Tensor and returns a Tensor");
     register_module(name, module);
-    steps_.push_back(Step{module, [](Module& m, Tensor x) -> Tensor { return static_cast<Impl&>(m).forward(std::move(x)); }});
+    steps_.emplace_back(std::move(module));
   }
 
-  std::vector<Step> steps_;
+  std::vector<AnyModule> steps_;
 };
 
-TORCH_MODULE(Sequential);
+// The holder, with the constructor that makes `Sequential({{"fc1", ...}, ...})` work (a braced
+// list cannot reach SequentialImpl through ModuleHolder's forwarding constructor).
+class Sequential : public ModuleHolder<SequentialImpl> {
+ public:
+  using ModuleHolder<SequentialImpl>::ModuleHolder;
+  using Impl = SequentialImpl;
+  Sequential() : ModuleHolder() {}
+  Sequential(std::initializer_list<NamedAnyModule> named_modules)
+      : ModuleHolder(std::make_shared<SequentialImpl>(named_modules)) {}
+};
 
 }  // namespace nn
 }  // namespace tinytorch
