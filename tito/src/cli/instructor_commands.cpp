@@ -176,6 +176,7 @@ struct GradeArgs {
   std::string modules;
   double time_limit_s = 0;
   std::string gradescope;
+  bool new_seed = false;
 };
 
 // A bar on stderr when it is a terminal, one plain line per event otherwise.
@@ -220,6 +221,7 @@ int run_grade(const GlobalOptions& options, const GradeArgs& args) {
   grading.jobs = args.jobs > 0 ? args.jobs : default_jobs();
   grading.modules = split_list(args.modules);
   grading.time_limit_s = args.time_limit_s;
+  grading.new_seed = args.new_seed;
   GradingProgress bar(static_cast<int>(submissions.size()));
   grading.progress = [&](const std::string& learner, const std::string& what, int done, int) { bar.update(learner, what, done); };
 
@@ -303,6 +305,8 @@ void register_instructor_commands(CommandRegistry& registry) {
                   "Grade module N on the learner's own earlier modules (default: on the reference ones)");
   grade->add_option("--modules", grade_args->modules, "Only these modules, e.g. 01,02 (default: every available one)");
   grade->add_option("--time-limit", grade_args->time_limit_s, "Seconds per run of a test program (default: each module's limit)");
+  grade->add_flag("--new-seed", grade_args->new_seed,
+                  "Draw a new secret seed for the test inputs (default: the output folder's own; a new one re-grades everything)");
   grade->add_option("--gradescope", grade_args->gradescope,
                     "Grade one submission and write Gradescope's results.json here");
   on_chosen(grade, registry, [options, grade_args] { return run_grade(*options, *grade_args); });
