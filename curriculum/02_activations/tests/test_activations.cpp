@@ -112,7 +112,9 @@ TEST_CASE("relu keeps int64 and double dtypes and any shape", "[points=3][relu]"
   auto cube = torch::relu(torch::full({2, 2, 2}, -1.0));
   CHECK(cube.sizes() == Sizes{2, 2, 2});
   CHECK_THAT(cube, Equals(torch::zeros({2, 2, 2})));
-  auto ints = random_tensor({6}, -5, 5, torch::kLong);
+  auto ints = random_tensor({12}, -9, 9, torch::kLong);
+  ints.data_ptr<int64_t>()[random_int(0, 5)] = random_int(1, 9);     // at least one of each sign,
+  ints.data_ptr<int64_t>()[random_int(6, 11)] = -random_int(1, 9);   // so neither 0s nor x itself pass
   CHECK_THAT(torch::relu(ints), Equals(map_longs(ints, torch::kLong, [](int64_t v) { return v > 0 ? v : 0; })));
 }
 
@@ -134,7 +136,7 @@ TEST_CASE("relu keeps NaN and refuses bool tensors", "[points=3][relu][errors]")
   CHECK(element(out, 1) == 0.0f);
   CHECK(element(out, 2) == 1.0f);
   CHECK_THROWS_WITH(torch::relu(torch::tensor({true, false})), "Boolean inputs not supported for relu");
-  auto x = random_tensor({7});
+  auto x = random_tensor({3, 5});
   CHECK_THAT(torch::relu(x), Equals(map_values(x, relu_of)));
 }
 
@@ -296,7 +298,7 @@ TEST_CASE("softmax of a 0-dim tensor, the dtype argument, and LibTorch's errors"
                     "\"softmax_lastdim_kernel_impl\" not implemented for 'Long'");
   CHECK_THROWS_WITH(torch::softmax(torch::ones({2, 3}), 2),
                     "Dimension out of range (expected to be in range of [-2, 1], but got 2)");
-  auto ints = random_tensor({4}, -3, 3, torch::kLong);
+  auto ints = random_tensor({6}, -3, 3, torch::kLong);
   auto as_floats = map_longs(ints, torch::kFloat, [](int64_t v) { return v; });
   CHECK_THAT(torch::softmax(ints, 0, torch::kFloat), AllClose(expected_softmax(as_floats, 0), 1e-5, 1e-6));
 }
