@@ -11,12 +11,30 @@
 
 using tinytorch::testing::AllClose;
 using tinytorch::testing::Equals;
+using tinytorch::testing::map_values;
+using tinytorch::testing::random_int;
+using tinytorch::testing::random_tensor;
 using Sizes = std::vector<int64_t>;
 
 namespace {
 
 // [[1, 2, 3], [4, 5, 6]]: the matrix most cases below reduce, reshape or multiply.
 torch::Tensor one_to_six() { return torch::tensor({{1.0, 2.0, 3.0}, {4.0, 5.0, 6.0}}); }
+
+// Element [i][j] of a float matrix, read without any op under test.
+float entry(const torch::Tensor& m, int64_t i, int64_t j) { return m.contiguous().data_ptr<float>()[i * m.size(1) + j]; }
+
+// A rows x columns float matrix whose element [i][j] is value(i, j): expected results built by hand.
+template <typename Value>
+torch::Tensor matrix_of(int64_t rows, int64_t columns, Value value) {
+  auto result = torch::empty({rows, columns});
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < columns; ++j) result.data_ptr<float>()[i * columns + j] = static_cast<float>(value(i, j));
+  return result;
+}
+
+// The cases below end with inputs drawn by random_tensor: under `tito grade` they come from a secret
+// seed, so only code that computes the answer gets them right (`tito module test` uses a fixed seed).
 
 }  // namespace
 
@@ -43,6 +61,13 @@ TEST_CASE("element-wise add sub mul and div on same-shape tensors", "[points=5][
   // Division by zero is not an error: IEEE floats give infinities.
   auto inf = std::numeric_limits<float>::infinity();
   CHECK_THAT(torch::tensor({1.0, -1.0}) / torch::tensor({0.0, 0.0}), Equals(torch::tensor({inf, -inf})));
+
+  // Drawn inputs: every element of the result from the same element of each side.
+  auto x = random_tensor({3, 4}), y = random_tensor({3, 4}, 0.5, 2);
+  CHECK_THAT(x + y, Equals(matrix_of(3, 4, [&](int64_t i, int64_t j) { return entry(x, i, j) + entry(y, i, j); })));
+  CHECK_THAT(x - y, Equals(matrix_of(3, 4, [&](int64_t i, int64_t j) { return entry(x, i, j) - entry(y, i, j); })));
+  CHECK_THAT(x * y, Equals(matrix_of(3, 4, [&](int64_t i, int64_t j) { return entry(x, i, j) * entry(y, i, j); })));
+  CHECK_THAT(x / y, AllClose(matrix_of(3, 4, [&](int64_t i, int64_t j) { return entry(x, i, j) / entry(y, i, j); }), 1e-6, 1e-6));
 }
 
 TEST_CASE("a plain number works on either side of an operator", "[points=4][elementwise]") {
@@ -73,6 +98,14 @@ TEST_CASE("broadcasting a 2x2 matrix with a length-2 vector adds it to every row
   CHECK(result.sizes() == Sizes{4, 3});
   CHECK_THAT(result, Equals(torch::tensor({{0.0, -1.0, -2.0}, {0.0, -1.0, -2.0},
                                            {0.0, -1.0, -2.0}, {0.0, -1.0, -2.0}})));
+
+  // Drawn sizes and values: the vector meets every row.
+  const int64_t rows = random_int(2, 5), columns = random_int(2, 5);
+  auto drawn = random_tensor({rows, columns});
+  auto vector = random_tensor({columns});
+  CHECK_THAT(drawn + vector, Equals(matrix_of(rows, columns, [&](int64_t i, int64_t j) {
+    return entry(drawn, i, j) + vector.data_ptr<float>()[j];
+  })));
 }
 
 TEST_CASE("broadcasting a 4x1 column with a 1x3 row makes a 4x3 table", "[points=5][broadcast]") {
@@ -243,6 +276,16 @@ TEST_CASE("mm multiplies 2x2 by 2x2 and 2x3 by 3x2", "[points=6][matmul]") {
   // Integer matrices multiply exactly.
   CHECK_THAT(torch::mm(torch::tensor({{1, 2}, {3, 4}}), torch::tensor({{5, 6}, {7, 8}})),
              Equals(torch::tensor({{19, 22}, {43, 50}})));
+
+  // Drawn sizes and values: element [i][j] is row i of a times column j of b.
+  const int64_t n = random_int(1, 5), k = random_int(1, 6), m = random_int(1, 5);
+  auto left = random_tensor({n, k}), right = random_tensor({k, m});
+  auto expected = matrix_of(n, m, [&](int64_t i, int64_t j) {
+    double sum = 0;
+    for (int64_t p = 0; p < k; ++p) sum += double(entry(left, i, p)) * entry(right, p, j);
+    return sum;
+  });
+  CHECK_THAT(torch::mm(left, right), AllClose(expected, 1e-5, 1e-5));
 }
 
 TEST_CASE("matmul handles matrix @ vector and vector @ vector", "[points=4][matmul]") {
@@ -327,6 +370,19 @@ TEST_CASE("sum and mean over all elements or one dim with keepdim", "[points=5][
   auto int_total = torch::tensor({{1, 2}, {3, 4}}).sum();
   CHECK(int_total.dtype() == torch::kInt64);
   CHECK(int_total.item<int64_t>() == 10);
+
+  // Drawn values: each row's sum, and each column's mean.
+  auto drawn = random_tensor({3, 5});
+  CHECK_THAT(drawn.sum(1, /*keepdim=*/true), AllClose(matrix_of(3, 1, [&](int64_t i, int64_t) {
+    double sum = 0;
+    for (int64_t j = 0; j < 5; ++j) sum += entry(drawn, i, j);
+    return sum;
+  }), 1e-5, 1e-6));
+  CHECK_THAT(drawn.mean(0, /*keepdim=*/true), AllClose(matrix_of(1, 5, [&](int64_t, int64_t j) {
+    double sum = 0;
+    for (int64_t i = 0; i < 3; ++i) sum += entry(drawn, i, j);
+    return sum / 3;
+  }), 1e-5, 1e-6));
 }
 
 TEST_CASE("max and min along a dim return values with indices and argmax", "[points=5][reductions]") {

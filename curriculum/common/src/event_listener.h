@@ -17,7 +17,6 @@ constexpr const char* kOutOfMemoryPrefix = "OutOfMemory: ";
 class TitoEventListener : public Catch::TestEventListenerBase {
  public:
   using TestEventListenerBase::TestEventListenerBase;
-  ~TitoEventListener() override;
 
   void testCaseStarting(Catch::TestCaseInfo const& info) override;
   bool assertionEnded(Catch::AssertionStats const& stats) override;
@@ -27,8 +26,6 @@ class TitoEventListener : public Catch::TestEventListenerBase {
  private:
   void write_line(const std::string& json);
 
-  std::FILE* events_ = nullptr;
-  bool opened_ = false;
   std::chrono::steady_clock::time_point case_start_;
 };
 

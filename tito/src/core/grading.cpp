@@ -5,10 +5,13 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <map>
 #include <mutex>
 #include <optional>
+#include <random>
 #include <set>
+#include <shared_mutex>
 #include <thread>
 
 #include <fmt/format.h>
@@ -23,6 +26,8 @@
 #include "core/untrusted_input.h"
 #include "core/workspace.h"
 #include "run/sandbox.h"
+#include "run/test_session.h"
+#include "run/transcript.h"
 
 namespace tito {
 namespace fs = std::filesystem;
@@ -115,6 +120,46 @@ ModuleGrade unscored_module(const ModuleInfo& module, const std::vector<CaseResu
   return grade;
 }
 
+// The reference solution's results for one module on this run's secret inputs, per case name.
+struct ReferenceResults {
+  std::string problem;  // not empty: the reference could not be built or run (nothing can be verified)
+  std::map<std::string, CaseResult> cases;
+};
+
+// Learner programs run side by side ("shared"); the reference runs alone ("exclusive"), and once it
+// waits no new learner program starts, so a busy class cannot hold it off.
+class RunGate {
+ public:
+  void lock_shared() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    changed_.wait(lock, [&] { return !exclusive_ && !exclusive_waiting_; });
+    ++shared_;
+  }
+  void unlock_shared() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    --shared_;
+    changed_.notify_all();
+  }
+  void lock() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    exclusive_waiting_ = true;
+    changed_.wait(lock, [&] { return shared_ == 0 && !exclusive_; });
+    exclusive_waiting_ = false;
+    exclusive_ = true;
+  }
+  void unlock() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    exclusive_ = false;
+    changed_.notify_all();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  int shared_ = 0;
+  bool exclusive_ = false, exclusive_waiting_ = false;
+};
+
 // What every learner's build shares: the modules, their declared cases and compiled tests.
 struct ClassContext {
   const Installation& installation;
@@ -132,6 +177,12 @@ struct ClassContext {
   std::vector<fs::path> public_include_dirs;  // copies of the released headers: all a learner file may include
   bool writes_confined = false;
   std::atomic<int> cached{0}, rebuilt{0};
+  uint64_t seed = 0;  // this grading folder's secret seed: the test programs' inputs are drawn from it
+  std::mutex reference_mutex;                         // one reference run at a time
+  std::map<std::string, ReferenceResults> reference;  // module -> results, run when first needed
+  // Learner programs run under a shared lock, the reference under an exclusive one: no learner code
+  // runs while the reference's results lie on disk (they are deleted before the lock is released).
+  RunGate run_gate;
 };
 
 // By content, not time: touching a header rebuilds the objects, but identical objects keep the cache.
@@ -325,7 +376,24 @@ void inspect_workspace(const ClassContext& context, LearnerWork& work) {
   }
 }
 
-ModuleGrade score_report(const ClassContext& context, const ModuleInfo& module, const TestReport& report, LearnerWork& work) {
+// Whether a case that reported success earns its points: its transcript must say what the reference's
+// says on the same secret inputs. "" when it does, else why not (shown as the case's message).
+constexpr const char* kUnverifiable = "could not be verified: ";
+std::string verification_problem(const CaseResult& learner, const ReferenceResults& reference) {
+  if (!reference.problem.empty()) return kUnverifiable + reference.problem;
+  auto found = reference.cases.find(learner.name);
+  if (found == reference.cases.end() || !found->second.passed())
+    return std::string(kUnverifiable) +
+           "the reference solution does not pass this case on this run's inputs (instructor: tito instructor validate)";
+  if (found->second.observations.empty())
+    return std::string(kUnverifiable) + "the case records no results (instructor: give it a CHECK on what the code computes)";
+  const TranscriptMatch match = compare_transcripts(learner.observations, found->second.observations);
+  if (match.same) return "";
+  return "its results differ from the reference solution's on this run's inputs: " + match.difference;
+}
+
+ModuleGrade score_report(const ClassContext& context, const ModuleInfo& module, const TestReport& report,
+                         const ReferenceResults& reference, LearnerWork& work) {
   ModuleGrade grade;
   grade.number = module.number;
   grade.seconds = report.build_seconds + report.run_seconds;
@@ -348,26 +416,99 @@ ModuleGrade score_report(const ClassContext& context, const ModuleInfo& module, 
     return grade;
   }
   grade.status = "graded";
+  // A program that died before its first case says why once, in the module's note; its cases point there.
+  if (!report.startup_failure.empty()) grade.note = first_lines(report.startup_failure, 8, 1500);
+  const bool listed = !(report.cases.size() == 1 && report.cases.front().name == kStartupCaseName);
   std::set<std::string> declared_names;
   for (const auto& expected : declared) {
     declared_names.insert(expected.name);
     CaseGrade c{expected.name, expected.points, 0, "not run", "the test program did not run this case", 0};
     auto found = ran.find(expected.name);
-    if (found != ran.end()) {
+    if (!listed || (found != ran.end() && !report.startup_failure.empty() && !found->second->passed() &&
+                    found->second->detail.rfind("the test program failed before this case could start", 0) == 0)) {
+      c.status = "not run";
+      c.message = "the test program failed at start-up (the module's note says why)";
+    } else if (found != ran.end()) {
       c.status = to_string(found->second->status);
       c.message = case_message(*found->second);
       c.duration_ms = found->second->duration_ms;
-      if (found->second->passed()) c.earned = c.points;
+      if (found->second->passed()) {
+        const std::string problem = verification_problem(*found->second, reference);
+        if (problem.empty()) {
+          c.earned = c.points;
+        } else {
+          c.status = "not verified";
+          c.message = problem;
+        }
+      }
     }
     grade.earned += c.earned;
     grade.possible += c.points;
     grade.cases.push_back(c);
   }
   for (const auto& c : report.cases)
-    if (!declared_names.count(c.name))
+    if (listed && !declared_names.count(c.name))
       work.grade.flags.push_back(fmt::format("module {}: the test program ran '{}', which is not one of the instructor's "
                                              "cases (ignored)", module.number, c.name));
   return grade;
+}
+
+// The reference solution's results on this run's inputs: the module's tests linked with the reference
+// code only, run once per grading run (when a learner's result is first needed) with the secret seed.
+// Its scratch run folder is deleted at once, so no learner program can read the answers from disk.
+const ReferenceResults& reference_results(ClassContext& context, const ModuleInfo& module) {
+  std::lock_guard<std::mutex> lock(context.reference_mutex);
+  auto known = context.reference.find(module.number);
+  if (known != context.reference.end()) return known->second;
+  std::unique_lock<RunGate> gate(context.run_gate);
+  ModuleTestRequest request;
+  request.module = module.number;
+  request.test_sources = module.tests;
+  request.prebuilt_test_objects = context.test_objects.at(module.number);
+  request.build_dir = context.options.out_dir / "cache" / "reference" / module.folder();
+  request.time_limit_s = context.options.time_limit_s > 0 ? context.options.time_limit_s : module.time_limit_s;
+  request.memory_limit_mb = module.memory_limit_mb;
+  request.build_jobs = std::max(1, context.options.jobs);
+  request.confine_writes = true;
+  request.diagnose_crashes = false;
+  const fs::path run_dir = fs::absolute(request.build_dir) / "run";
+  fs::create_directories(run_dir / "home");
+  fs::create_directories(run_dir / "tmp");
+  request.run_env = {{"HOME", (run_dir / "home").string()}, {"TMPDIR", (run_dir / "tmp").string()},
+                     {"TITO_GRADING_SEED", std::to_string(context.seed)}};
+  ReferenceResults results;
+  try {
+    const TestReport report = run_module_tests(context.toolchain, request);
+    if (!report.build_ok)
+      results.problem = "the reference solution did not build: " + first_lines(report.build_log, 3);
+    else if (!report.startup_failure.empty())
+      results.problem = "the reference test program failed at start-up: " + first_lines(report.startup_failure, 3);
+    for (const auto& c : report.cases) results.cases[c.name] = c;
+  } catch (const std::exception& failure) {
+    results.problem = std::string("the reference solution could not be run: ") + failure.what();
+  }
+  std::error_code ignored;
+  fs::remove_all(run_dir, ignored);
+  return context.reference[module.number] = std::move(results);
+}
+
+// This grading folder's secret seed: drawn once and kept (readable by its owner only) so that a re-grade
+// reuses the cached results; drawn again with GradingOptions::new_seed.
+uint64_t grading_seed(const GradingOptions& options) {
+  const fs::path file = options.out_dir / "cache" / "grading_seed";
+  std::error_code error;
+  if (!options.new_seed && fs::is_regular_file(file, error)) {
+    const std::string text = read_file(file);
+    char* end = nullptr;
+    const uint64_t seed = std::strtoull(text.c_str(), &end, 10);
+    if (end != text.c_str()) return seed;
+  }
+  std::random_device entropy;
+  const uint64_t seed = (static_cast<uint64_t>(entropy()) << 32) ^ entropy();
+  fs::create_directories(file.parent_path());
+  write_file_atomically(file, std::to_string(seed) + "\n");
+  fs::permissions(file, fs::perms::owner_read | fs::perms::owner_write, fs::perm_options::replace, error);
+  return seed;
 }
 
 ModuleGrade grade_module(ClassContext& context, const ModuleInfo& module, LearnerWork& work) {
@@ -381,7 +522,7 @@ ModuleGrade grade_module(ClassContext& context, const ModuleInfo& module, Learne
   ModuleTestRequest request;
   request.module = module.number;
   Sha256 key;
-  key.update(fmt::format("tito-grade-v2\n{}\n{}\n{}\n{}\n", module.number, context.options.cumulative, module.memory_limit_mb,
+  key.update(fmt::format("tito-grade-v3\n{}\n{}\n{}\n{}\n{}\n", context.seed, module.number, context.options.cumulative, module.memory_limit_mb,
                          context.options.time_limit_s > 0 ? context.options.time_limit_s : module.time_limit_s));
   key.update(fmt::format("compile limit {}\n", context.options.compile_time_limit_s));
   key.update(context.toolchain_identity);
@@ -404,6 +545,7 @@ ModuleGrade grade_module(ClassContext& context, const ModuleInfo& module, Learne
     }
   }
 
+  const ReferenceResults& reference = reference_results(context, module);
   request.test_sources = module.tests;
   request.prebuilt_test_objects = context.test_objects.at(module.number);
   request.hints = context.curriculum.load_hints(module);
@@ -417,14 +559,28 @@ ModuleGrade grade_module(ClassContext& context, const ModuleInfo& module, Learne
   const fs::path run_dir = request.build_dir / "run";
   fs::create_directories(run_dir / "home");
   fs::create_directories(run_dir / "tmp");
-  request.run_env = {{"HOME", (run_dir / "home").string()}, {"TMPDIR", (run_dir / "tmp").string()}};
-  if (context.writes_confined) request.run_env = {{"HOME", "/tmp"}, {"TMPDIR", "/tmp"}};  // the sandbox's size-capped tmpfs
-  TestReport report = run_module_tests(context.toolchain, request);
-  ModuleGrade grade = score_report(context, module, report, work);
+  request.run_env = {{"HOME", (run_dir / "home").string()}, {"TMPDIR", (run_dir / "tmp").string()},
+                     {"TITO_GRADING_SEED", std::to_string(context.seed)}};
+  if (context.writes_confined) {  // the sandbox's size-capped tmpfs
+    request.run_env["HOME"] = "/tmp";
+    request.run_env["TMPDIR"] = "/tmp";
+  }
+  TestReport report;
+  {
+    std::shared_lock<RunGate> gate(context.run_gate);
+    report = run_module_tests(context.toolchain, request);
+  }
+  ModuleGrade grade = score_report(context, module, report, reference, work);
   make_reportable(grade);
   ++context.rebuilt;
-  fs::create_directories(cache_file.parent_path());
-  write_file_atomically(cache_file, to_json(grade).dump() + "\n");
+  // A reference that failed (a time-out on a busy machine, a broken test) must not stick to the learner.
+  const bool verifiable = std::none_of(grade.cases.begin(), grade.cases.end(), [](const CaseGrade& c) {
+    return c.message.rfind(kUnverifiable, 0) == 0;
+  });
+  if (verifiable) {
+    fs::create_directories(cache_file.parent_path());
+    write_file_atomically(cache_file, to_json(grade).dump() + "\n");
+  }
   return grade;
 }
 
@@ -541,6 +697,7 @@ void prepare_class(ClassContext& context) {
   context.toolchain_identity = identity_of(context.installation, context.toolchain, context.test_objects);
   context.public_include_dirs = copy_public_headers(context.toolchain, context.options.out_dir / "cache" / "public-headers");
   context.writes_confined = confinement_works(context.options.out_dir / "work" / ".probe");
+  context.seed = grading_seed(context.options);
 }
 
 }  // namespace
@@ -638,7 +795,7 @@ GradingRun grade_submissions(const Installation& installation, const Curriculum&
                              const std::vector<Submission>& submissions, const GradingOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   ClassContext context{installation, curriculum, toolchain, options, modules_to_grade(curriculum, options.modules), {}, {}, {},
-                       {}, {}, {}, {}, {}, false, {0}, {0}};
+                       {}, {}, {}, {}, {}, false, {0}, {0}, 0, {}, {}, {}};
   fs::create_directories(options.out_dir);
   prepare_class(context);
 

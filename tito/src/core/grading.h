@@ -86,6 +86,9 @@ struct GradingOptions {
   std::vector<std::string> modules;  // empty: every available module with learner files and tests
   double time_limit_s = 0;           // > 0: overrides the modules' own limits (per run of a test binary)
   double compile_time_limit_s = 0;   // > 0: overrides kDefaultCompileTimeLimitS (one module's build)
+  // Draw a new secret grading seed (kept in <out_dir>/cache/grading_seed) instead of reusing the
+  // folder's: every result is then computed again on new inputs.
+  bool new_seed = false;
   // One line per event ("alice: module 03 built"), and how many learners are done out of how many.
   std::function<void(const std::string& learner, const std::string& what, int done, int total)> progress;
 };

@@ -293,7 +293,7 @@ void write_html_report(const GradingRun& raw, const fs::path& dir) {
     for (const auto& module : learner.modules) {
       if (module.earned == module.possible || !learner.graded) continue;
       page << "<h2>Module " << html(module.number) << ": " << html(module.status) << "</h2>\n";
-      if (module.status == "build failed" || module.status == "refused") page << "<pre>" << html(module.note) << "</pre>\n";
+      if (!module.note.empty()) page << "<pre>" << html(module.note) << "</pre>\n";
       page << "<table><tr><th>failing test</th><th>points</th><th>status</th><th>message</th></tr>\n";
       for (const auto& c : module.cases)
         if (c.earned < c.points || c.status != "passed")
@@ -320,7 +320,7 @@ void write_gradescope_results(const GradingRun& raw, const fs::path& file) {
     for (const auto& info : run.modules)
       if (info.number == module.number) title += " " + info.title;
     output += fmt::format("Module {}: {}/{} ({})\n", title, module.earned, module.possible, module.status);
-    if (module.status == "build failed" || module.status == "refused") output += module.note + "\n";
+    if (!module.note.empty()) output += module.note + "\n";
     if (!learner.graded) continue;
     int index = 0;
     for (const auto& c : module.cases) {

@@ -437,7 +437,7 @@ void diagnose_crashes(const Toolchain& toolchain, const ModuleTestRequest& reque
   constexpr std::size_t kMaxCasesToDiagnose = 3;  // each costs a run; the first few say enough
   std::vector<CaseResult*> crashed;
   for (auto& c : report.cases)
-    if (c.status == CaseStatus::Crashed && c.name != "(test program start-up)") crashed.push_back(&c);
+    if (c.status == CaseStatus::Crashed && c.name != kStartupCaseName) crashed.push_back(&c);
   if (crashed.empty() || toolchain.sanitized) return;  // a sanitized build has said what it saw already
   const fs::path dir = fs::absolute(request.build_dir) / "sanitize";
   if (!sanitizers_work(toolchain, dir / "probe")) {
@@ -564,7 +564,10 @@ TestReport run_module_tests(const Toolchain& toolchain, const ModuleTestRequest&
   auto run_start = std::chrono::steady_clock::now();
   if (report.build_ok) {
     report.cases = list_cases(session);
-    run_test_session(session, report.cases, progress);
+    if (report.cases.size() == 1 && report.cases.front().name == kStartupCaseName)
+      report.startup_failure = report.cases.front().detail;
+    const std::string startup_failure = run_test_session(session, report.cases, progress);
+    if (report.startup_failure.empty()) report.startup_failure = startup_failure;
     if (request.diagnose_crashes) diagnose_crashes(toolchain, request, plan, session, report, progress);
   } else {
     for (auto& c : cases_declared_in(request.test_sources))

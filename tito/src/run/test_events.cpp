@@ -56,6 +56,8 @@ RunEvents parse_events_text(const std::string& text) {
       f.failure.expanded = json.value("expanded", "");
       f.failure.message = json.value("message", "");
       run.cases.back().failures.push_back(f);
+    } else if (event == "observed" && !run.cases.empty() && !run.cases.back().ended) {
+      run.cases.back().observations.push_back(observation_from_json(json));
     } else if (event == "case_end" && !run.cases.empty()) {
       run.cases.back().ended = true;
       run.cases.back().passed = json.value("passed", false);

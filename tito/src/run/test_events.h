@@ -5,6 +5,7 @@
 //   {"event":"case_start","name","points","output_offset"}
 //   {"event":"assertion_failed","file","line","expression","actual","expected","expanded","message",
 //    "kind": "assertion" | "not_implemented" | "exception" | "out_of_memory" | "fatal_signal"}
+//   {"event":"observed", "text"} or {"event":"observed","dtype","sizes","numel","values","rtol","atol"}
 //   {"event":"case_end","name","passed","duration_ms"}
 //   {"event":"run_end"}
 #include <filesystem>
@@ -37,6 +38,7 @@ struct CaseEvents {
   bool passed = false;
   double duration_ms = 0;
   std::vector<FailureEvent> failures;
+  std::vector<Observation> observations;  // recorded between its start and its end
 };
 
 struct RunEvents {

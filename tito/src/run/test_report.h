@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "run/transcript.h"
+
 namespace tito {
 
 enum class CaseStatus {
@@ -42,6 +44,7 @@ struct CaseResult {
   std::string output;          // what the program printed during this case, when it did not end normally
   std::string hint;            // from the module's hints.json
   double duration_ms = 0;
+  std::vector<Observation> observations;  // what the code under test produced (transcript.h)
   bool passed() const { return status == CaseStatus::Passed; }
 };
 
@@ -59,6 +62,9 @@ struct TestReport {
   double run_seconds = 0;
   std::string filter;            // the test spec that chose the cases ("" = all of them)
   std::vector<CaseResult> cases;
+  // Set when the test program failed before it ran any case (a static initialiser crashed or exited,
+  // an uncaught exception, an abort): why, in words, once for the whole run.
+  std::string startup_failure;
 
   int points_earned() const;
   int points_possible() const;

@@ -131,6 +131,7 @@ bool sanitizer_out_of_memory(const std::string& output) {
 // The status of a case that started and ended normally, from its failure events.
 void classify_finished_case(const CaseEvents& events, CaseResult& result) {
   result.duration_ms = events.duration_ms;
+  result.observations = events.observations;
   for (const auto& failure : events.failures) result.failures.push_back(failure.failure);
   if (events.passed) {
     result.status = CaseStatus::Passed;
@@ -211,6 +212,45 @@ void blame_interrupted_case(const SandboxResult& run, const TestSessionSpec& spe
   result.output = tail(useful_output, kOutputTailChars);
 }
 
+// "std::runtime_error: the message" from the C++ runtime's last words on an uncaught exception.
+std::string uncaught_exception(const std::string& output) {
+  static const std::string thrown = "terminate called after throwing an instance of '";
+  const auto at = output.find(thrown);
+  if (at == std::string::npos) return "";
+  const auto type_end = output.find('\'', at + thrown.size());
+  std::string text = output.substr(at + thrown.size(), type_end == std::string::npos ? std::string::npos : type_end - at - thrown.size());
+  const auto what = output.find("what():", at);
+  if (what != std::string::npos) {
+    auto start = output.find_first_not_of(' ', what + 7);
+    auto end = output.find('\n', what);
+    if (start != std::string::npos) text += ": " + output.substr(start, end == std::string::npos ? std::string::npos : end - start);
+  }
+  return text;
+}
+
+// Why a start of the test program ended before its first case: how it ended, the uncaught exception
+// or the place it crashed, and the last thing it printed.
+std::string startup_failure_reason(const SandboxResult& run, const TestSessionSpec& spec, const std::string& raw_output) {
+  if (!run.started) return "the test program could not be started: " + run.error;
+  std::string reason;
+  if (run.timed_out) reason = "the test program ran past its time limit of " + format_seconds(spec.time_limit_s) + " s";
+  else if (run.signal != 0) reason = "the test program was killed by " + describe_signal(run.signal);
+  else reason = "the test program exited with code " + std::to_string(run.exit_code);
+  reason += " before its first test case (in a static initialiser or at start-up)";
+  const std::string output = without_backtrace_blocks(raw_output);
+  const std::string exception = uncaught_exception(output);
+  if (!exception.empty()) {
+    reason += "; uncaught exception " + exception;
+  } else if (run.signal != 0) {
+    const std::string where = where_it_was(spec, raw_output);
+    if (!where.empty()) reason += "; it was at " + where;
+  }
+  std::string last = output.substr(0, output.find("terminate called after"));
+  while (!last.empty() && (last.back() == '\n' || last.back() == ' ')) last.pop_back();
+  if (!last.empty()) reason += "; its last output: " + tail(last, 300);
+  return reason;
+}
+
 }  // namespace
 
 std::vector<CaseResult> list_cases(const TestSessionSpec& spec) {
@@ -232,11 +272,9 @@ std::vector<CaseResult> list_cases(const TestSessionSpec& spec) {
     }
   } catch (const std::exception& error) {
     CaseResult startup;
-    startup.name = "(test program start-up)";
-    SandboxResult as_run = run;
-    if (!as_run.timed_out && as_run.signal == 0 && as_run.exit_code == 0) as_run.exit_code = -1;
-    blame_interrupted_case(as_run, spec, text, startup);
-    startup.detail = std::string(error.what()) + ": " + startup.detail;
+    startup.name = kStartupCaseName;
+    blame_interrupted_case(run, spec, text, startup);
+    startup.detail = std::string(error.what()) + ": " + startup_failure_reason(run, spec, text);
     cases.push_back(startup);
   }
   return cases;
@@ -338,7 +376,8 @@ class RunWatch {
 
 }  // namespace
 
-void run_test_session(const TestSessionSpec& spec, std::vector<CaseResult>& cases, const ProgressSink& progress) {
+std::string run_test_session(const TestSessionSpec& spec, std::vector<CaseResult>& cases, const ProgressSink& progress) {
+  std::string startup_failure;
   std::map<std::string, CaseResult*> by_name;
   for (auto& c : cases) by_name[c.name] = &c;
   std::set<std::string> done;
@@ -351,7 +390,7 @@ void run_test_session(const TestSessionSpec& spec, std::vector<CaseResult>& case
     std::vector<CaseResult*> pending;
     for (auto& c : cases)
       if (!done.count(c.name)) pending.push_back(&c);
-    if (pending.empty()) return;
+    if (pending.empty()) return startup_failure;
     const std::string count = std::to_string(pending.size()) + (pending.size() == 1 ? " test case" : " test cases");
     if (progress) progress(attempt == 1 ? "running " + count : "re-running the " + count + " not yet run");
 
@@ -414,6 +453,8 @@ void run_test_session(const TestSessionSpec& spec, std::vector<CaseResult>& case
     // Either the run finished (whatever was not reached was not selected), or it died before any
     // case started: then no later start would do better, so every pending case shares the blame.
     std::string output = read_file_from(output_file, 0);
+    if (newly_done == 0 && !events.run_ended && startup_failure.empty())
+      startup_failure = startup_failure_reason(run, spec, output);
     for (auto* c : pending) {
       if (done.count(c->name)) continue;
       if (!run.started) {

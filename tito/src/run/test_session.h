@@ -28,13 +28,17 @@ struct TestSessionSpec {
   double same_hang_check_after_s = 2;
 };
 
+// The pseudo-case list_cases returns when the program could not even list its cases.
+inline constexpr const char* kStartupCaseName = "(test program start-up)";
+
 // Lists the binary's cases (in the sandbox too: static initialisers are learner code).
-// On failure returns one Crashed pseudo-case explaining why.
+// On failure returns one Crashed pseudo-case (kStartupCaseName) explaining why.
 std::vector<CaseResult> list_cases(const TestSessionSpec& spec);
 
 // Fills in the status of every case in `cases` that is not hidden. A case that crashed or ran out
 // of time gets a diagnosis naming where it was (from the backtrace the program writes), or what a
-// sanitizer said when the binary is sanitized.
-void run_test_session(const TestSessionSpec& spec, std::vector<CaseResult>& cases, const ProgressSink& progress);
+// sanitizer said when the binary is sanitized. Returns "" or, when a start of the program ended before
+// its first case, why (exit code, signal, uncaught exception), said once for the whole run.
+std::string run_test_session(const TestSessionSpec& spec, std::vector<CaseResult>& cases, const ProgressSink& progress);
 
 }  // namespace tito

@@ -2,12 +2,20 @@
 // What module tests use to compare tensors: Catch2 printing for tinytorch::Tensor and two matchers,
 //   CHECK_THAT(actual, Equals(expected));            // same sizes, same dtype, same values
 //   CHECK_THAT(actual, AllClose(expected, 1e-5));    // same sizes, |a - e| <= atol + rtol * |e|
+// and inputs drawn for grading:
+//   auto x = random_tensor({3, 4});                  // values from graded_rng(), multiples of 1/8
 // Include after <catch2/catch.hpp> and <tinytorch/torch.h>.
+//
+// Under `tito grade` the matchers and Catch2's assertions also record what the code under test
+// produced; tito compares that record with the reference solution's, outside the test program
+// (INSTRUCTOR.md, "Results are verified, not believed").
 //
 // Everything here reads tensors only through sizes(), dtype(), numel(), contiguous() and
 // data_ptr<T>(): arithmetic, views and comparisons are the learner's code under test, and a
 // test's verdict must not depend on them.
 #include <catch2/catch.hpp>
+#include <cstdint>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -64,6 +72,37 @@ class TensorAllCloseMatcher : public Catch::MatcherBase<Tensor> {
   double rtol_, atol_;
   mutable std::string difference_;
 };
+
+// ---- Inputs drawn for grading ----
+// `tito grade` draws a secret seed for each grading run; tests that take their inputs from here see
+// numbers nobody knew when the code was written, so the answers cannot be hard-coded. Under
+// `tito module test` (no TITO_GRADING_SEED) the seed is a fixed public one: the same numbers every run.
+// The generator restarts at every test case from (seed, case name), so a case draws the same inputs
+// whichever other cases run before it.
+std::mt19937_64& graded_rng();
+
+// A tensor of the given sizes whose values are drawn uniformly from [low, high]: multiples of 1/8 for
+// floating dtypes (so sums and products of a few of them are exact in float), integers for kLong.
+Tensor random_tensor(IntArrayRef sizes, double low = -2, double high = 2, ScalarType dtype = ScalarType::Float);
+
+// An integer drawn uniformly from [low, high], e.g. a size.
+int64_t random_int(int64_t low, int64_t high);
+
+// The expected result of an element-wise rule, worked out value by value without any op under test:
+// a float tensor of x's sizes holding rule(v) for every value v of x (x a float tensor).
+template <typename Rule>
+Tensor map_values(const Tensor& x, Rule rule) {
+  const Tensor dense = x.contiguous();
+  Tensor result = empty(x.sizes(), ScalarType::Float);
+  const float* in = dense.data_ptr<float>();
+  float* out = result.data_ptr<float>();
+  for (int64_t i = 0; i < dense.numel(); ++i) out[i] = static_cast<float>(rule(in[i]));
+  return result;
+}
+
+namespace detail {
+void restart_graded_rng(const std::string& case_name);  // called by the event listener at each case start
+}  // namespace detail
 
 inline TensorEqualsMatcher Equals(const Tensor& expected) { return TensorEqualsMatcher(expected); }
 
