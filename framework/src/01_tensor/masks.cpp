@@ -58,7 +58,8 @@ Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other) {
   const bool* take_a = cond.data_ptr<bool>();
   const size_t bytes = static_cast<size_t>(result.element_size());
   for (int64_t i = 0; i < result.numel(); ++i) std::memcpy(element(result, i), element(take_a[i] ? a : b, i), bytes);
-  record_op("where", {condition, self, other}, {result});
+  static OpHandle where_op("where");
+  record_op(where_op, {condition, self, other}, {result});
   return result;
 }
 
@@ -121,7 +122,8 @@ Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
   }
   OpAttributes attributes;
   attributes.dim = d;
-  record_op("index_select", {self, index}, {result}, attributes);
+  static OpHandle index_select_op("index_select");
+  record_op(index_select_op, {self, index}, {result}, attributes);
   return result;
 }
 

@@ -200,7 +200,8 @@ Tensor Tensor::cumsum(int64_t dim, std::optional<ScalarType> dtype) const {
   });
   OpAttributes attributes;
   attributes.dim = d;
-  record_op("cumsum", {*this}, {result}, attributes);
+  static OpHandle cumsum_op("cumsum");
+  record_op(cumsum_op, {*this}, {result}, attributes);
   return result;
 }
 
