@@ -127,7 +127,8 @@ Tensor Tensor::prod(int64_t dim, bool keepdim, std::optional<ScalarType> dtype) 
   OpAttributes attributes;
   attributes.dim = d;
   attributes.keepdim = keepdim;
-  record_op("prod.dim_int", {*this}, {result}, attributes);
+  static OpHandle prod_dim_int_op("prod.dim_int");
+  record_op(prod_dim_int_op, {*this}, {result}, attributes);
   return result;
 }
 
