@@ -20,9 +20,15 @@
 #include <string>
 #include <vector>
 
+#include "../common/classifier.h"
 #include "../common/milestone_support.h"
 
 namespace {
+
+using milestone::accuracy_of;
+using milestone::labels_of;
+using milestone::predict_all;
+using milestone::seconds_since;
 
 namespace F = torch::nn::functional;
 namespace datasets = torch::data::datasets;
@@ -38,40 +44,6 @@ constexpr unsigned kStepSize = 1;
 constexpr int kDecayedEpoch = 3;
 constexpr int64_t kClasses = 10;
 constexpr int64_t kEvalBatch = 1000;
-
-const std::vector<std::string> kClassNames = {"T-shirt/top", "Trouser", "Pullover", "Dress", "Coat",
-                                              "Sandal",      "Shirt",   "Sneaker",  "Bag",   "Ankle boot"};
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-// The model's answer (a class index) for every image, in batches of 1,000 so that the activations
-// stay small (1,000 x 128 floats = 0.5 MB) whatever the dataset's size.
-std::vector<int64_t> predict_all(torch::nn::Sequential& model, const torch::Tensor& images) {
-  torch::NoGradGuard no_grad;
-  std::vector<int64_t> answers;
-  for (int64_t start = 0; start < images.size(0); start += kEvalBatch) {
-    const int64_t length = std::min(kEvalBatch, images.size(0) - start);
-    const torch::Tensor batch_answers = model->forward(images.narrow(0, start, length)).argmax(1).contiguous();
-    const int64_t* a = batch_answers.data_ptr<int64_t>();
-    answers.insert(answers.end(), a, a + length);
-  }
-  return answers;
-}
-
-std::vector<int64_t> values_of(const torch::Tensor& labels) {
-  const torch::Tensor flat = labels.contiguous();
-  const int64_t* v = flat.data_ptr<int64_t>();
-  return std::vector<int64_t>(v, v + flat.numel());
-}
-
-double accuracy_of(const std::vector<int64_t>& answers, const std::vector<int64_t>& labels) {
-  int64_t right = 0;
-  for (size_t i = 0; i < labels.size(); ++i) right += answers[i] == labels[i];
-  return static_cast<double>(right) / static_cast<double>(labels.size());
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -93,7 +65,7 @@ int main(int argc, char** argv) {
   datasets::MNIST test_set(root, datasets::MNIST::Mode::kTest);
   const double loading_seconds = seconds_since(loading_started);
   const torch::Tensor& test_images = test_set.images();
-  const std::vector<int64_t> test_labels = values_of(test_set.targets());
+  const std::vector<int64_t> test_labels = labels_of(test_set.targets());
   const int64_t train_size = static_cast<int64_t>(train_set.size().value());
   std::printf("Data: %s\n  %lld training and %lld test images of 28x28, %.0f MB as float32, read and decompressed "
               "in %.2f s\n",
@@ -143,7 +115,7 @@ int main(int argc, char** argv) {
     const double epoch_seconds = seconds_since(epoch_started);
     scheduler.step();
     model->eval();
-    test_accuracy = accuracy_of(predict_all(model, test_images), test_labels);
+    test_accuracy = accuracy_of(predict_all(model, test_images, kEvalBatch), test_labels);
     std::printf("  epoch %d/%d  loss %.4f  train %5.1f%% (during the epoch)  test %5.1f%%  %.1f s, %.0f images/s\n",
                 epoch, kEpochs, loss_sum / static_cast<double>(samples),
                 100.0 * static_cast<double>(correct) / static_cast<double>(samples), 100 * test_accuracy,
@@ -151,12 +123,12 @@ int main(int argc, char** argv) {
   }
   const double training_seconds = seconds_since(training_started);
 
-  const std::vector<int64_t> predictions = predict_all(model, test_images);
+  const std::vector<int64_t> predictions = predict_all(model, test_images, kEvalBatch);
   std::vector<std::vector<int64_t>> confusion(kClasses, std::vector<int64_t>(kClasses, 0));
   for (size_t i = 0; i < test_labels.size(); ++i)
     ++confusion[static_cast<size_t>(test_labels[i])][static_cast<size_t>(predictions[i])];
   std::cout << "\nConfusion matrix on the " << test_labels.size() << " test images:\n"
-            << milestone::confusion_matrix_text(confusion, kClassNames);
+            << milestone::confusion_matrix_text(confusion, milestone::fashion_mnist_class_names());
   std::cout << "(Shirts, T-shirts, pullovers and coats look alike at 28x28: that is where an MLP loses most.)\n\n";
 
   std::printf("Test accuracy %.2f%% after %d epochs; training %.1f s (%.2f GFLOP/s of useful work), wall time %.1f s\n",

@@ -23,10 +23,16 @@
 #include <string>
 #include <vector>
 
+#include "../common/classifier.h"
 #include "../common/milestone_support.h"
 #include "conv_learning.h"
 
 namespace {
+
+using milestone::accuracy_of;
+using milestone::labels_of;
+using milestone::predict_all;
+using milestone::seconds_since;
 
 namespace F = torch::nn::functional;
 namespace datasets = torch::data::datasets;
@@ -39,10 +45,6 @@ constexpr int64_t kClasses = 10;
 constexpr int64_t kEvalBatch = 500;
 constexpr double kRequiredConvChange = 0.25;  // the gate in milestone.json, for the report's wording
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 // --data-dir DIR, else $TITO_DATA_DIR (tito's --data-dir), else $TINYTORCH_CIFAR10; "" when none.
 std::string data_dir(int argc, char** argv) {
   for (int i = 1; i + 1 < argc; ++i)
@@ -50,24 +52,6 @@ std::string data_dir(int argc, char** argv) {
   for (const char* variable : {"TITO_DATA_DIR", "TINYTORCH_CIFAR10"})
     if (const char* value = std::getenv(variable); value != nullptr && *value != '\0') return value;
   return "";
-}
-
-std::vector<int64_t> predict_all(torch::nn::Sequential& model, const torch::Tensor& images) {
-  torch::NoGradGuard no_grad;
-  std::vector<int64_t> answers;
-  for (int64_t start = 0; start < images.size(0); start += kEvalBatch) {
-    const int64_t length = std::min(kEvalBatch, images.size(0) - start);
-    const torch::Tensor batch_answers = model->forward(images.narrow(0, start, length)).argmax(1).contiguous();
-    const int64_t* a = batch_answers.data_ptr<int64_t>();
-    answers.insert(answers.end(), a, a + length);
-  }
-  return answers;
-}
-
-std::vector<int64_t> values_of(const torch::Tensor& labels) {
-  const torch::Tensor flat = labels.contiguous();
-  const int64_t* v = flat.data_ptr<int64_t>();
-  return std::vector<int64_t>(v, v + flat.numel());
 }
 
 }  // namespace
@@ -97,7 +81,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   const torch::Tensor& test_images = test_set->images();
-  const std::vector<int64_t> test_labels = values_of(test_set->targets());
+  const std::vector<int64_t> test_labels = labels_of(test_set->targets());
   const int64_t train_size = static_cast<int64_t>(train_set->size().value());
   std::printf("Data: %s\n  %lld training and %lld test images of 3x32x32, %.0f MB as float32, read in %.2f s\n",
               root.c_str(), static_cast<long long>(train_size), static_cast<long long>(test_set->size().value()),
@@ -144,16 +128,14 @@ int main(int argc, char** argv) {
                     loss_sum / static_cast<double>(samples), static_cast<double>(samples) / seconds_since(epoch_started));
     }
     model->eval();
-    const std::vector<int64_t> answers = predict_all(model, test_images);
-    int64_t right = 0;
-    for (size_t i = 0; i < answers.size(); ++i) right += answers[i] == test_labels[i];
-    test_accuracy = static_cast<double>(right) / static_cast<double>(test_labels.size());
+    const std::vector<int64_t> answers = predict_all(model, test_images, kEvalBatch);
+    test_accuracy = accuracy_of(answers, test_labels);
     std::printf("  epoch %d/%d  loss %.4f  test %5.1f%%  %.1f s\n", epoch, kEpochs,
                 loss_sum / static_cast<double>(samples), 100 * test_accuracy, seconds_since(epoch_started));
   }
   const double training_seconds = seconds_since(training_started);
 
-  const std::vector<int64_t> predictions = predict_all(model, test_images);
+  const std::vector<int64_t> predictions = predict_all(model, test_images, kEvalBatch);
   std::vector<std::vector<int64_t>> confusion(kClasses, std::vector<int64_t>(kClasses, 0));
   for (size_t i = 0; i < test_labels.size(); ++i)
     ++confusion[static_cast<size_t>(test_labels[i])][static_cast<size_t>(predictions[i])];

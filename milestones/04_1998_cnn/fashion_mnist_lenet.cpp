@@ -26,10 +26,16 @@
 #include <string>
 #include <vector>
 
+#include "../common/classifier.h"
 #include "../common/milestone_support.h"
 #include "conv_learning.h"
 
 namespace {
+
+using milestone::accuracy_of;
+using milestone::labels_of;
+using milestone::predict_all;
+using milestone::seconds_since;
 
 namespace F = torch::nn::functional;
 namespace datasets = torch::data::datasets;
@@ -45,39 +51,6 @@ constexpr double kPixelStd = 0.3530;
 constexpr int64_t kClasses = 10;
 constexpr int64_t kEvalBatch = 1000;
 constexpr double kRequiredConvChange = 0.25;  // the gate in milestone.json, for the report's wording
-
-const std::vector<std::string> kClassNames = {"T-shirt/top", "Trouser", "Pullover", "Dress", "Coat",
-                                              "Sandal",      "Shirt",   "Sneaker",  "Bag",   "Ankle boot"};
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-// The model's answer for every image, 1,000 at a time so that the activations stay small.
-std::vector<int64_t> predict_all(torch::nn::Sequential& model, const torch::Tensor& images) {
-  torch::NoGradGuard no_grad;
-  std::vector<int64_t> answers;
-  for (int64_t start = 0; start < images.size(0); start += kEvalBatch) {
-    const int64_t length = std::min(kEvalBatch, images.size(0) - start);
-    const torch::Tensor batch_answers = model->forward(images.narrow(0, start, length)).argmax(1).contiguous();
-    const int64_t* a = batch_answers.data_ptr<int64_t>();
-    answers.insert(answers.end(), a, a + length);
-  }
-  return answers;
-}
-
-std::vector<int64_t> values_of(const torch::Tensor& labels) {
-  const torch::Tensor flat = labels.contiguous();
-  const int64_t* v = flat.data_ptr<int64_t>();
-  return std::vector<int64_t>(v, v + flat.numel());
-}
-
-double accuracy_of(const std::vector<int64_t>& answers, const std::vector<int64_t>& labels) {
-  int64_t right = 0;
-  for (size_t i = 0; i < labels.size(); ++i) right += answers[i] == labels[i];
-  return static_cast<double>(right) / static_cast<double>(labels.size());
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -97,7 +70,7 @@ int main(int argc, char** argv) {
   datasets::MNIST train_set(root, datasets::MNIST::Mode::kTrain);
   datasets::MNIST test_set(root, datasets::MNIST::Mode::kTest);
   const torch::Tensor test_images = (test_set.images() - kPixelMean) / kPixelStd;
-  const std::vector<int64_t> test_labels = values_of(test_set.targets());
+  const std::vector<int64_t> test_labels = labels_of(test_set.targets());
   const int64_t train_size = static_cast<int64_t>(train_set.size().value());
   std::printf("Data: %s\n  %lld training and %lld test images of 1x28x28, read in %.2f s\n", root.c_str(),
               static_cast<long long>(train_size), static_cast<long long>(test_set.size().value()),
@@ -156,7 +129,7 @@ int main(int argc, char** argv) {
     }
     const double epoch_seconds = seconds_since(epoch_started);
     model->eval();
-    test_accuracy = accuracy_of(predict_all(model, test_images), test_labels);
+    test_accuracy = accuracy_of(predict_all(model, test_images, kEvalBatch), test_labels);
     std::printf("  epoch %d/%d  loss %.4f  train %5.1f%% (during the epoch)  test %5.1f%%  %.1f s, %.0f images/s\n",
                 epoch, kEpochs, loss_sum / static_cast<double>(samples),
                 100.0 * static_cast<double>(correct) / static_cast<double>(samples), 100 * test_accuracy,
@@ -164,12 +137,12 @@ int main(int argc, char** argv) {
   }
   const double training_seconds = seconds_since(training_started);
 
-  const std::vector<int64_t> predictions = predict_all(model, test_images);
+  const std::vector<int64_t> predictions = predict_all(model, test_images, kEvalBatch);
   std::vector<std::vector<int64_t>> confusion(kClasses, std::vector<int64_t>(kClasses, 0));
   for (size_t i = 0; i < test_labels.size(); ++i)
     ++confusion[static_cast<size_t>(test_labels[i])][static_cast<size_t>(predictions[i])];
   std::cout << "\nConfusion matrix on the " << test_labels.size() << " test images:\n"
-            << milestone::confusion_matrix_text(confusion, kClassNames) << "\n";
+            << milestone::confusion_matrix_text(confusion, milestone::fashion_mnist_class_names()) << "\n";
   conv_learning.print_report(kRequiredConvChange);
 
   // The first layer's 16 filters, as part 1 draws its 8.

@@ -113,7 +113,9 @@ mkdir recorder_class && cp -a base recorder_class/recorder
 perl -0pi -e 's|(// BEGIN SOLUTION name="tinytorch::native::relu".*?)(\n  return out;)|$1\n  { std::FILE* log = std::fopen("relu_calls.txt", "a"); const Tensor in = self.contiguous(); const auto* a = static_cast<const unsigned char*>(in.data_ptr()); const auto* b = static_cast<const unsigned char*>(out.data_ptr()); std::fprintf(log, "%d ", int(in.scalar_type())); for (size_t i = 0; i < size_t(in.nbytes()); ++i) std::fprintf(log, "%02x", a[i]); std::fprintf(log, " "); for (size_t i = 0; i < size_t(out.nbytes()); ++i) std::fprintf(log, "%02x", b[i]); std::fprintf(log, "\\n"); std::fclose(log); }$2|s' "recorder_class/recorder/$acts"
 sed -i '1i #include <cstdio>' "recorder_class/recorder/$acts"
 run 0 "$TITO" grade recorder_class --out recorder_grades --modules 02 -j 1 --time-limit 20
-grep -q '^recorder,100,' recorder_grades/grades.csv || fail "the recorder does not pass: $(cat recorder_grades/grades.csv)"
+# Graded only to get its test program built; its log can pass the sandbox's 16 MB file-size cap and
+# cost it a case there, which is the sandbox's doing, so its mark is not checked. It records at home (below).
+grep -q '^recorder,' recorder_grades/grades.csv || fail "the recorder has no row: $(cat recorder_grades/grades.csv)"
 binary=$(find recorder_grades/work/recorder/build -maxdepth 1 -type f -perm -u+x | head -1)
 [[ -n $binary ]] || fail "no test program in recorder_grades/work/recorder/build"
 mkdir public_run && (cd public_run && "$SCRATCH/$binary" "[relu]" -o /dev/null >/dev/null 2>&1) || fail "the recorder's relu tests fail on the public seed"

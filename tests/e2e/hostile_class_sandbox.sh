@@ -98,14 +98,55 @@ perl -0pi -e 's|(// BEGIN SOLUTION name="tinytorch::native::relu"[^\n]*\n)|$1  {
 sed -i '1i #include <cstdio>\n#include <string>' "class/flood/$acts"
 cat >>"class/slowcc/$acts" <<'EOF'
 
-// Each loop stays under GCC's -fconstexpr-loop-limit; together they take minutes to evaluate.
-constexpr unsigned long long keep_the_compiler_busy() {
-  unsigned long long sum = 0;
-  for (unsigned long long i = 0; i < 200000; ++i)
-    for (unsigned long long j = 0; j < 200000; ++j) sum += i ^ j;
+// Each evaluation stays under GCC's -fconstexpr-ops-limit (one that exceeds it fails at once); 400
+// of them, with distinct arguments so none is reused, take minutes together.
+constexpr unsigned long long keep_the_compiler_busy(unsigned long long seed) {
+  unsigned long long sum = seed;
+  for (unsigned long long i = 0; i < 100000; ++i) sum += i ^ seed;
   return sum;
 }
-static_assert(keep_the_compiler_busy() != 1, "never true");
+#define BUSY(n) static_assert(keep_the_compiler_busy(n) != 1, "never true");
+#define BUSY10(n) BUSY(n##0) BUSY(n##1) BUSY(n##2) BUSY(n##3) BUSY(n##4) BUSY(n##5) BUSY(n##6) BUSY(n##7) BUSY(n##8) BUSY(n##9)
+BUSY10(1)
+BUSY10(2)
+BUSY10(3)
+BUSY10(4)
+BUSY10(5)
+BUSY10(6)
+BUSY10(7)
+BUSY10(8)
+BUSY10(9)
+BUSY10(10)
+BUSY10(11)
+BUSY10(12)
+BUSY10(13)
+BUSY10(14)
+BUSY10(15)
+BUSY10(16)
+BUSY10(17)
+BUSY10(18)
+BUSY10(19)
+BUSY10(20)
+BUSY10(21)
+BUSY10(22)
+BUSY10(23)
+BUSY10(24)
+BUSY10(25)
+BUSY10(26)
+BUSY10(27)
+BUSY10(28)
+BUSY10(29)
+BUSY10(30)
+BUSY10(31)
+BUSY10(32)
+BUSY10(33)
+BUSY10(34)
+BUSY10(35)
+BUSY10(36)
+BUSY10(37)
+BUSY10(38)
+BUSY10(39)
+BUSY10(40)
 EOF
 
 # The host socket the socket attacker looks for: anything that connects is recorded.

@@ -3,8 +3,8 @@
 // structs the given code hands them: the seven-loop convolution and its backward
 // (conv2d_loops.cpp), the pooling loops (pooling_loops.cpp) and the batch-normalisation loops
 // (batch_norm_loops.cpp). Learner files include this header; public users include tinytorch/torch.h
-// and call torch::conv2d, torch::max_pool2d, torch::batch_norm, ... instead. Module 17's im2col path
-// (framework/src/kernels/conv2d_im2col.cpp) replaces the convolution loops in builds that link it.
+// and call torch::conv2d, torch::max_pool2d, torch::batch_norm, ... instead. Module 17's im2col
+// path, which the learner writes there, replaces the convolution loops in builds that link it.
 #include <array>
 #include <cstdint>
 #include <tuple>
