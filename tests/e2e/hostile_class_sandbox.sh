@@ -165,7 +165,7 @@ except socket.timeout:
     pass
 PY
 listener=$!
-trap 'kill $listener 2>/dev/null; rm -f "/tmp/$MARK.sock" "/tmp/$MARK"; pkill -KILL -f -- "$MARK-swarm" 2>/dev/null; rm -rf "$SCRATCH"' EXIT
+trap 'kill $listener 2>/dev/null || true; rm -f "/tmp/$MARK.sock" "/tmp/$MARK"; pkill -KILL -f -- "$MARK-swarm" 2>/dev/null || true; rm -rf "$SCRATCH" || true' EXIT
 for _ in $(seq 50); do [[ -S /tmp/$MARK.sock ]] && break; sleep 0.1; done
 
 step "grading the hostile class (module 02, -j 3, 10 s per test run, 40 s per build)"
