@@ -54,6 +54,25 @@ Pool2dArgs pool_args(const char* op, IntArrayRef kernel_size, IntArrayRef stride
   return a;
 }
 
+// The geometry of a (N, C, H, W) input under a window = {kernel h, w, stride h, w, padding h, w,
+// dilation h, w}, the order a pooling node keeps it in (PoolAttributes); the output size is the caller's.
+native::Pool2dGeometry window_geometry(IntArrayRef input_sizes, const int64_t* window) {
+  native::Pool2dGeometry g{};
+  g.batch = input_sizes[0];
+  g.channels = input_sizes[1];
+  g.height = input_sizes[2];
+  g.width = input_sizes[3];
+  g.kernel_h = window[0];
+  g.kernel_w = window[1];
+  g.stride_h = window[2];
+  g.stride_w = window[3];
+  g.pad_h = window[4];
+  g.pad_w = window[5];
+  g.dilation_h = window[6];
+  g.dilation_w = window[7];
+  return g;
+}
+
 // LibTorch's pooling checks (the padding in max_pool2d's and avg_pool2d's words), for an input
 // already made 4-D, then the geometry.
 native::Pool2dGeometry pool_geometry(IntArrayRef sizes, const Pool2dArgs& a) {
@@ -67,19 +86,9 @@ native::Pool2dGeometry pool_geometry(IntArrayRef sizes, const Pool2dArgs& a) {
     TT_CHECK(a.padding[d] <= a.kernel[d] / 2, "pad should be at most half of kernel size, but got pad=",
              a.padding[d], " and kernel_size=", a.kernel[d]);
   }
-  native::Pool2dGeometry g{};
-  g.batch = sizes[0];
-  g.channels = sizes[1];
-  g.height = sizes[2];
-  g.width = sizes[3];
-  g.kernel_h = a.kernel[0];
-  g.kernel_w = a.kernel[1];
-  g.stride_h = a.stride[0];
-  g.stride_w = a.stride[1];
-  g.pad_h = a.padding[0];
-  g.pad_w = a.padding[1];
-  g.dilation_h = a.dilation[0];
-  g.dilation_w = a.dilation[1];
+  const int64_t window[8] = {a.kernel[0], a.kernel[1], a.stride[0],   a.stride[1],
+                             a.padding[0], a.padding[1], a.dilation[0], a.dilation[1]};
+  native::Pool2dGeometry g = window_geometry(sizes, window);
   g.out_h = pooling_output_size(g.height, g.kernel_h, g.pad_h, g.stride_h, g.dilation_h, a.ceil_mode);
   g.out_w = pooling_output_size(g.width, g.kernel_w, g.pad_w, g.stride_w, g.dilation_w, a.ceil_mode);
   TT_CHECK(g.out_h >= 1 && g.out_w >= 1, "Given input size: (", g.channels, "x", g.height, "x", g.width,
@@ -107,19 +116,7 @@ struct PoolAttributes {
 
 // The geometry again, from a backward node's saved input sizes and attributes.
 native::Pool2dGeometry geometry_from(IntArrayRef input_sizes, IntArrayRef grad_sizes, const OpAttributes& a) {
-  native::Pool2dGeometry g{};
-  g.batch = input_sizes[0];
-  g.channels = input_sizes[1];
-  g.height = input_sizes[2];
-  g.width = input_sizes[3];
-  g.kernel_h = a.sizes[0];
-  g.kernel_w = a.sizes[1];
-  g.stride_h = a.sizes[2];
-  g.stride_w = a.sizes[3];
-  g.pad_h = a.sizes[4];
-  g.pad_w = a.sizes[5];
-  g.dilation_h = a.sizes[6];
-  g.dilation_w = a.sizes[7];
+  native::Pool2dGeometry g = window_geometry(input_sizes, a.sizes.data());
   g.out_h = grad_sizes[2];
   g.out_w = grad_sizes[3];
   g.count_include_pad = a.keepdim;
