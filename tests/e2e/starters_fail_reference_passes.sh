@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# For every module that has content: `tito instructor validate` (markers well formed, points add up,
-# the generated starter compiles and scores 0 without crashing, the reference scores full points),
-# then the learner's path on the reference code: one workspace walks the modules in order with
-# `module start --reference`, `module test` (full points) and `module complete`, so each module's
-# prerequisites and the commands' own reporting are exercised too.
+# The learner's path on the reference code: one workspace walks every module that has content, in order,
+# with `module start --reference`, `module test` (full points) and `module complete`, so each module's
+# prerequisites and the commands' own reporting are exercised too. That each starter fails and each
+# reference passes under `tito instructor validate` is checked per module by module_validation.sh
+# (e2e_module_NN_validation), which ctest runs in parallel with this walk.
 set -euo pipefail
 : "${TITO:?set TITO to the tito binary}" "${TINYTORCH_SOURCE_DIR:?}"
 export CI=1 NO_COLOR=1
@@ -11,8 +11,6 @@ export CI=1 NO_COLOR=1
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 cd "$scratch"
-
-"$TITO" instructor validate -j 2 || { echo "FAIL: tito instructor validate"; exit 1; }
 
 "$TITO" init reference >/dev/null
 modules=$(python3 - "$TINYTORCH_SOURCE_DIR/curriculum/curriculum.json" "$TINYTORCH_SOURCE_DIR" <<'PY'
