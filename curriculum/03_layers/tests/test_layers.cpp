@@ -1,6 +1,7 @@
 // Module 03 (Layers): the graded tests. Expected values are worked out by hand (the lesson shows the
-// arithmetic) from weights the test copies into the parameters, never computed with the code under
-// test. Each case is tagged with its points ([points=N], 100 in all); hints.json has a hint per case.
+// arithmetic) from weights the test copies into the parameters, or summed value by value here from
+// drawn ones (random_tensor: secret under `tito grade`), never computed with the code under test.
+// Each case is tagged with its points ([points=N], 100 in all); hints.json has a hint per case.
 // Random results (initialisation, dropout masks) are checked against bounds that hold with
 // overwhelming probability: four standard deviations or more.
 #include <catch2/catch.hpp>
@@ -16,6 +17,8 @@
 
 using tinytorch::testing::AllClose;
 using tinytorch::testing::Equals;
+using tinytorch::testing::random_int;
+using tinytorch::testing::random_tensor;
 using Catch::Matchers::Contains;
 using Sizes = std::vector<int64_t>;
 
@@ -134,6 +137,22 @@ TEST_CASE("Linear forward computes x W^T + b", "[points=10][linear][forward]") {
   CHECK_THAT(y, Equals(torch::tensor({{3.5, 6.0, 13.0}, {0.5, 1.0, 6.0}})));
   // The call operator and forward() are the same thing.
   CHECK_THAT(fc->forward(torch::tensor({{1.0, 1.0}})), Equals(torch::tensor({{3.5, 6.0, 13.0}})));
+
+  // Drawn sizes and values (secret under `tito grade`), the expected result summed here value by value.
+  const int64_t batch = random_int(1, 5), in = random_int(1, 7), out = random_int(1, 6);
+  torch::nn::Linear drawn(in, out);
+  set_values(drawn->weight, random_tensor({out, in}));
+  set_values(drawn->bias, random_tensor({out}));
+  const torch::Tensor x = random_tensor({batch, in});
+  const std::vector<double> xv = values_of(x), wv = values_of(drawn->weight), bv = values_of(drawn->bias);
+  std::vector<float> expected;
+  for (int64_t n = 0; n < batch; ++n)
+    for (int64_t o = 0; o < out; ++o) {
+      double sum = bv[o];
+      for (int64_t i = 0; i < in; ++i) sum += xv[n * in + i] * wv[o * in + i];
+      expected.push_back(static_cast<float>(sum));
+    }
+  CHECK_THAT(drawn(x), AllClose(torch::tensor(expected).reshape({batch, out}), 1e-5, 1e-5));
 }
 
 TEST_CASE("Linear forward works on a single vector and on a 3-d batch", "[points=6][linear][forward]") {

@@ -13,6 +13,8 @@
 
 using tinytorch::testing::AllClose;
 using tinytorch::testing::Equals;
+using tinytorch::testing::random_int;
+using tinytorch::testing::random_tensor;
 using tinytorch::testing::printed;
 using Sizes = std::vector<int64_t>;
 namespace F = torch::nn::functional;
@@ -33,6 +35,12 @@ torch::Tensor logits() { return torch::tensor({{1.0, 2.0, 3.0}, {1.0, 1.0, 1.0}}
 // Log-probabilities for nll_loss: loss = -log_probs[n][target[n]].
 torch::Tensor log_probs() { return torch::tensor({{-0.5, -1.0}, {-2.0, -0.1}}); }
 
+// The values of a float tensor, read straight from memory.
+std::vector<double> values_of(const torch::Tensor& tensor) {
+  const torch::Tensor dense = tensor.contiguous();
+  return std::vector<double>(dense.data_ptr<float>(), dense.data_ptr<float>() + dense.numel());
+}
+
 
 }  // namespace
 
@@ -47,6 +55,14 @@ TEST_CASE("mse_loss is 0 for a perfect prediction and 0.18 for the worked exampl
   CHECK(value(torch::mse_loss(torch::tensor({1.5, 2.5, 2.8}), target)) == Approx(0.18).margin(1e-6));
   // Squaring makes the sign irrelevant: an error of -2 costs as much as +2.
   CHECK(value(torch::mse_loss(torch::tensor({-1.0, 4.0}), torch::tensor({1.0, 2.0}))) == Approx(4.0));
+
+  // Drawn values (secret under `tito grade`), the mean of squares worked out here.
+  const int64_t rows = random_int(1, 4), cols = random_int(1, 6);
+  const torch::Tensor prediction = random_tensor({rows, cols}), wanted = random_tensor({rows, cols});
+  const std::vector<double> p = values_of(prediction), w = values_of(wanted);
+  double sum = 0;
+  for (size_t i = 0; i < p.size(); ++i) sum += (p[i] - w[i]) * (p[i] - w[i]);
+  CHECK(value(torch::mse_loss(prediction, wanted)) == Approx(sum / static_cast<double>(p.size())).epsilon(1e-5));
 }
 
 TEST_CASE("mse_loss reductions: none keeps each squared error, sum adds them", "[points=5][mse]") {
@@ -143,6 +159,21 @@ TEST_CASE("cross-entropy of the worked example, with every reduction", "[points=
   CHECK(value(torch::cross_entropy_loss(logits(), targets, {}, at::Reduction::Sum)) == Approx(1.5062182).margin(1e-5));
   CHECK(value(F::cross_entropy(logits(), targets, F::CrossEntropyFuncOptions().reduction(torch::kSum))) ==
         Approx(1.5062182).margin(1e-5));
+
+  // Drawn logits and targets (secret under `tito grade`): each row costs log(sum_j e^x_j) - x_target.
+  const int64_t samples = random_int(1, 5), classes = random_int(2, 6);
+  const torch::Tensor drawn = random_tensor({samples, classes}, -4, 4);
+  std::vector<int64_t> drawn_targets;
+  for (int64_t n = 0; n < samples; ++n) drawn_targets.push_back(random_int(0, classes - 1));
+  const std::vector<double> x = values_of(drawn);
+  double total = 0;
+  for (int64_t n = 0; n < samples; ++n) {
+    double exp_sum = 0;
+    for (int64_t c = 0; c < classes; ++c) exp_sum += std::exp(x[n * classes + c]);
+    total += std::log(exp_sum) - x[n * classes + drawn_targets[n]];
+  }
+  CHECK(value(torch::cross_entropy_loss(drawn, torch::tensor(drawn_targets))) ==
+        Approx(total / static_cast<double>(samples)).epsilon(1e-5));
 }
 
 TEST_CASE("cross-entropy is stable for huge logits and takes logits, not probabilities",

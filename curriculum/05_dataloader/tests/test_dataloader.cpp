@@ -80,6 +80,16 @@ TEST_CASE("TensorDataset get returns row i of the data and of the targets", "[po
   REQUIRE(batch.size() == 2);
   CHECK_THAT(batch[0].data, Equals(torch::tensor({30.0, 31.0})));
   CHECK_THAT(batch[1].target, Equals(torch::scalar_tensor(1)));
+
+  // A drawn dataset and index (secret under `tito grade`); the expected row is read from memory here.
+  const int64_t rows = tinytorch::testing::random_int(1, 9), width = tinytorch::testing::random_int(1, 4);
+  const torch::Tensor values = tinytorch::testing::random_tensor({rows, width});
+  const torch::Tensor labels = tinytorch::testing::random_tensor({rows}, 0, 9, torch::kLong);
+  data::datasets::TensorDataset drawn(values, labels);
+  const int64_t i = tinytorch::testing::random_int(0, rows - 1);
+  const float* row = values.data_ptr<float>() + i * width;
+  CHECK_THAT(drawn.get(i).data, Equals(torch::tensor(std::vector<float>(row, row + width))));
+  CHECK_THAT(drawn.get(i).target, Equals(torch::scalar_tensor(labels.data_ptr<int64_t>()[i], torch::kLong)));
 }
 
 TEST_CASE("TensorDataset without targets leaves the target undefined", "[points=4][dataset]") {

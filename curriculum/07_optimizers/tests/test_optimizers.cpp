@@ -14,6 +14,7 @@
 #include <vector>
 
 using tinytorch::testing::AllClose;
+using tinytorch::testing::random_tensor;
 using Values = std::vector<double>;
 namespace optim = torch::optim;
 
@@ -113,7 +114,9 @@ double largest_difference_over_steps(optim::Optimizer& optimizer, const torch::T
 }
 
 const Values kCurvature = {50.0, 0.5, 5.0, 0.05};
-const Values kStart = {1.0, 1.0, -2.0, 3.0};
+// Where the 100-step comparisons start: drawn per case (secret under `tito grade`), so the trajectory
+// the optimizer must follow is known only by running the formulas.
+Values drawn_start() { return values_of(random_tensor({4}, -3, 3, torch::kDouble)); }
 
 }  // namespace
 
@@ -190,14 +193,14 @@ TEST_CASE("SGD weight decay adds weight_decay * p to the gradient", "[points=5][
 TEST_CASE("SGD with dampening, weight decay and Nesterov follows LibTorch's formulas for 100 steps",
           "[points=10][sgd][momentum]") {
   SECTION("momentum 0.9, dampening 0.1, weight decay 0.01") {
-    torch::Tensor p = parameter(kStart);
+    torch::Tensor p = parameter(drawn_start());
     optim::SGD optimizer(std::vector<torch::Tensor>{p},
                          optim::SGDOptions(0.01).momentum(0.9).dampening(0.1).weight_decay(0.01));
     SGDReference reference{0.01, 0.9, 0.1, 0.01, false, {}};
     CHECK(largest_difference_over_steps(optimizer, p, reference, kCurvature, 100) < 1e-6);
   }
   SECTION("Nesterov momentum 0.8") {
-    torch::Tensor p = parameter(kStart);
+    torch::Tensor p = parameter(drawn_start());
     optim::SGD optimizer(std::vector<torch::Tensor>{p}, optim::SGDOptions(0.01).momentum(0.8).nesterov(true));
     SGDReference reference{0.01, 0.8, 0.0, 0.0, true, {}};
     CHECK(largest_difference_over_steps(optimizer, p, reference, kCurvature, 100) < 1e-6);
@@ -249,13 +252,13 @@ TEST_CASE("Adam's bias correction keeps steps at lr while the moments warm up", 
 
 TEST_CASE("Adam with weight decay and amsgrad follows LibTorch's formulas for 100 steps", "[points=12][adam]") {
   SECTION("weight decay 0.01") {
-    torch::Tensor p = parameter(kStart);
+    torch::Tensor p = parameter(drawn_start());
     optim::Adam optimizer(std::vector<torch::Tensor>{p}, optim::AdamOptions(0.05).weight_decay(0.01));
     AdamReference reference{0.05, 0.9, 0.999, 1e-8, 0.01, false, false, {}, {}, {}};
     CHECK(largest_difference_over_steps(optimizer, p, reference, kCurvature, 100) < 1e-6);
   }
   SECTION("amsgrad, betas (0.8, 0.99)") {
-    torch::Tensor p = parameter(kStart);
+    torch::Tensor p = parameter(drawn_start());
     optim::Adam optimizer(std::vector<torch::Tensor>{p},
                           optim::AdamOptions(0.05).betas({0.8, 0.99}).eps(1e-6).amsgrad(true));
     AdamReference reference{0.05, 0.8, 0.99, 1e-6, 0.0, true, false, {}, {}, {}};
@@ -277,7 +280,7 @@ TEST_CASE("AdamW decays the old weight, then takes Adam's step", "[points=7][ada
     CHECK_THAT(p, AllClose(as_tensor({1.8}), 0, 1e-7));
   }
   SECTION("100 steps next to the reference") {
-    torch::Tensor p = parameter(kStart);
+    torch::Tensor p = parameter(drawn_start());
     optim::AdamW optimizer(std::vector<torch::Tensor>{p}, optim::AdamWOptions(0.05).weight_decay(0.1));
     AdamReference reference{0.05, 0.9, 0.999, 1e-8, 0.1, false, true, {}, {}, {}};
     CHECK(largest_difference_over_steps(optimizer, p, reference, kCurvature, 100) < 1e-6);

@@ -187,6 +187,28 @@ TEST_CASE("process_batch returns the batch's mean loss and accumulates the summe
   CHECK(grad_of(model->weight) == Approx(24.0));
   CHECK(weight_of(model) == 1.0);  // process_batch never updates the weights
   CHECK_THROWS_AS(trainer.process_batch(torch::zeros({0, 1}), torch::zeros({0, 1})), torch::Error);
+
+  // A drawn model and batch (secret under `tito grade`): mean of (w x - t)^2 and, in w, the summed
+  // gradient sum of 2 (w x - t) x.
+  const double w = tinytorch::testing::random_int(-8, 8) / 4.0;
+  const int64_t size = tinytorch::testing::random_int(1, 6);
+  std::vector<double> xs, ts;
+  for (int64_t i = 0; i < size; ++i) {
+    xs.push_back(tinytorch::testing::random_int(-8, 8) / 4.0);
+    ts.push_back(tinytorch::testing::random_int(-8, 8) / 4.0);
+  }
+  double squares = 0, gradient = 0;
+  for (int64_t i = 0; i < size; ++i) {
+    squares += (w * xs[i] - ts[i]) * (w * xs[i] - ts[i]);
+    gradient += 2 * (w * xs[i] - ts[i]) * xs[i];
+  }
+  auto drawn = scalar_model(w);
+  torch::optim::SGD drawn_optimizer(drawn->parameters(), torch::optim::SGDOptions(0.1));
+  training::Trainer drawn_trainer(drawn, drawn_optimizer, mse(), quiet());
+  result = drawn_trainer.process_batch(column(xs), column(ts));
+  CHECK(result.loss == Approx(squares / static_cast<double>(size)).margin(1e-5));
+  CHECK(result.samples == size);
+  CHECK(grad_of(drawn->weight) == Approx(gradient).margin(1e-4));
 }
 
 TEST_CASE("process_batch counts the correct predictions of a classifier", "[points=4][trainer]") {

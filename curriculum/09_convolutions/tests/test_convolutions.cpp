@@ -6,6 +6,9 @@
 // Expected values are worked by hand in the comments, or computed here by an independent oracle in
 // double precision: the definition written as plain loops over a zero-padded copy (not the
 // learner's bounds checks), central differences, and LibTorch's own gradient formulas.
+// The convolution cases draw their inputs with random_tensor: under `tito grade` from a secret seed, so
+// their answers cannot be known in advance (the pooling cases keep torch::randn: a grid of drawn
+// values would put ties in a window, where a max has no derivative).
 #include <catch2/catch.hpp>
 #include <tinytorch/torch.h>
 #include <tinytorch/testing.h>
@@ -17,6 +20,7 @@
 using Sizes = std::vector<int64_t>;
 using tinytorch::testing::AllClose;
 using tinytorch::testing::Equals;
+using tinytorch::testing::random_tensor;
 namespace F = torch::nn::functional;
 
 namespace {
@@ -142,7 +146,6 @@ TEST_CASE("conv2d computes the hand-worked examples", "[points=10][conv][forward
 }
 
 TEST_CASE("conv2d matches the definition with padding, stride, dilation and groups", "[points=12][conv][forward]") {
-  torch::manual_seed(9);
   struct Case {
     Sizes input, weight, stride, padding, dilation;
     int64_t groups;
@@ -156,9 +159,9 @@ TEST_CASE("conv2d matches the definition with padding, stride, dilation and grou
       {{3, 1, 5, 5}, {2, 1, 5, 5}, {1, 1}, {0, 0}, {1, 1}, 1, true},   // the kernel covers the image
   };
   for (const Case& c : cases) {
-    const torch::Tensor x = torch::randn(c.input, torch::kDouble);
-    const torch::Tensor w = torch::randn(c.weight, torch::kDouble);
-    const torch::Tensor b = c.bias ? torch::randn({c.weight[0]}, torch::kDouble) : torch::Tensor();
+    const torch::Tensor x = random_tensor(c.input, -2, 2, torch::kDouble);
+    const torch::Tensor w = random_tensor(c.weight, -2, 2, torch::kDouble);
+    const torch::Tensor b = c.bias ? random_tensor({c.weight[0]}, -2, 2, torch::kDouble) : torch::Tensor();
     const torch::Tensor expected = conv2d_oracle(x, w, b, c.stride, c.padding, c.dilation, c.groups);
     const torch::Tensor actual = torch::conv2d(x, w, c.bias ? std::optional<torch::Tensor>(b) : std::nullopt,
                                                c.stride, c.padding, c.dilation, c.groups);
@@ -184,18 +187,17 @@ TEST_CASE("conv2d matches the definition with padding, stride, dilation and grou
 // ---------------------------------------------------------------------------------------------
 
 TEST_CASE("conv2d gradients match central differences", "[points=10][conv][backward]") {
-  torch::manual_seed(4);
   // Stride 2, padding 1, dilation 1, and a second case with dilation 2 and two groups.
   struct Case {
     Sizes input, weight;
     int64_t stride, padding, dilation, groups;
   };
   for (const Case& c : {Case{{2, 2, 5, 5}, {3, 2, 3, 3}, 2, 1, 1, 1}, Case{{1, 4, 6, 6}, {2, 2, 2, 2}, 1, 1, 2, 2}}) {
-    torch::Tensor x = torch::randn(c.input, torch::kDouble).requires_grad_();
-    torch::Tensor w = torch::randn(c.weight, torch::kDouble).requires_grad_();
-    torch::Tensor b = torch::randn({c.weight[0]}, torch::kDouble).requires_grad_();
+    torch::Tensor x = random_tensor(c.input, -2, 2, torch::kDouble).requires_grad_();
+    torch::Tensor w = random_tensor(c.weight, -2, 2, torch::kDouble).requires_grad_();
+    torch::Tensor b = random_tensor({c.weight[0]}, -2, 2, torch::kDouble).requires_grad_();
     auto forward = [&] { return torch::conv2d(x, w, b, c.stride, c.padding, c.dilation, c.groups); };
-    const torch::Tensor projection = torch::randn(forward().sizes(), torch::kDouble);
+    const torch::Tensor projection = random_tensor(forward().sizes(), -2, 2, torch::kDouble);
     (forward() * projection).sum().backward();
     auto loss = [&] { return weighted_sum(forward(), projection); };
     CHECK_THAT(x.grad(), AllClose(central_differences(loss, x.detach()), 1e-6, 1e-6));
@@ -205,18 +207,17 @@ TEST_CASE("conv2d gradients match central differences", "[points=10][conv][backw
 }
 
 TEST_CASE("conv2d gradients match LibTorch's formulas in double precision", "[points=8][conv][backward]") {
-  torch::manual_seed(5);
   // LibTorch's formulas for stride 1, padding p, one group and grad_output G:
   //   grad_bias   = G summed over batch, rows and columns;
   //   grad_weight = conv2d(x^T, G^T, padding p)^T      (transpose = swap dims 0 and 1);
   //   grad_input  = conv2d(G, w flipped in both spatial dims and transposed, padding k - 1 - p).
   // The right-hand sides use only the oracle, not the learner's code.
   const int64_t k = 3, p = 1;
-  torch::Tensor x = torch::randn({2, 3, 6, 5}, torch::kDouble).requires_grad_();
-  torch::Tensor w = torch::randn({4, 3, k, k}, torch::kDouble).requires_grad_();
-  torch::Tensor b = torch::randn({4}, torch::kDouble).requires_grad_();
+  torch::Tensor x = random_tensor({2, 3, 6, 5}, -2, 2, torch::kDouble).requires_grad_();
+  torch::Tensor w = random_tensor({4, 3, k, k}, -2, 2, torch::kDouble).requires_grad_();
+  torch::Tensor b = random_tensor({4}, -2, 2, torch::kDouble).requires_grad_();
   const torch::Tensor out = torch::conv2d(x, w, b, 1, p);
-  const torch::Tensor G = torch::randn(out.sizes(), torch::kDouble);
+  const torch::Tensor G = random_tensor(out.sizes(), -2, 2, torch::kDouble);
   out.backward(G);
   const torch::Tensor none;
   CHECK_THAT(b.grad(), AllClose(G.sum({0, 2, 3}), 1e-10, 1e-10));
