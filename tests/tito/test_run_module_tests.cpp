@@ -392,3 +392,35 @@ TEST_CASE("a program compiled at set-up is linked as it is while newer than its 
   CHECK(run_program(toolchain, run, record).exited_cleanly());
   CHECK(compiled_program() == 1);
 }
+
+TEST_CASE("a module's tests compiled at set-up are linked as they are, by module tests and by build_test_objects",
+          "[run][shared]") {
+  Toolchain toolchain = load_toolchain(TITO_BUILD_DIR);
+  FixtureWorkspace workspace("run_incremental");
+  ModuleTestRequest request = request_for(workspace, "test_incremental.cpp", time_limit_for(toolchain));
+  std::vector<std::string> steps;
+  auto record = [&](const std::string& line) { steps.push_back(line); };
+  auto compiled_tests = [&] { return std::count(steps.begin(), steps.end(), "compiling tests/test_incremental.cpp"); };
+
+  REQUIRE(run_module_tests(toolchain, request, record).all_passed());
+  REQUIRE(compiled_tests() == 1);
+  // What tito/cmake/toolchain.cmake does for every module's tests, here by hand.
+  const fs::path test_source = request.test_sources[0];
+  const fs::path setup_object = request.build_dir / "obj" / "tests" / "test_incremental.o";
+  toolchain.program_objects[fs::weakly_canonical(test_source)] = setup_object;
+  toolchain.program_objects_cxx = toolchain.cxx;
+
+  request.build_dir = workspace.root / "with-setup-objects";
+  steps.clear();
+  CHECK(run_module_tests(toolchain, request, record).all_passed());
+  CHECK(compiled_tests() == 0);
+  const TestObjects shared = build_test_objects(toolchain, request.test_sources, workspace.root / "grading-tests", 1);
+  CHECK(shared.ok);
+  CHECK(shared.objects == std::vector<fs::path>{setup_object});
+
+  touch(test_source);  // an edited test is compiled again, as before
+  request.build_dir = workspace.root / "after-edit";
+  steps.clear();
+  CHECK(run_module_tests(toolchain, request, record).all_passed());
+  CHECK(compiled_tests() == 1);
+}

@@ -78,27 +78,70 @@ string(REGEX REPLACE "\\]$"
   ", \"${tito_framework_includes}\", \"$<JOIN:$<TARGET_PROPERTY:Catch2::Catch2,INTERFACE_INCLUDE_DIRECTORIES>,\"$<COMMA> \">\"]"
   tito_include_json "${tito_include_json}")
 
-# Milestone programs are given code: compiled here once, with exactly the learner builds' flags, so that
-# a milestone's first run only links them to the learner's objects. tito uses such an object while it
-# is newer than its source and the learner build's compiler is this one (run_program).
-file(GLOB tito_milestone_programs CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/milestones/[0-9][0-9]_*/*.cpp)
+# Milestone programs and module tests are given code: compiled here once, with exactly the learner
+# builds' flags, so that a milestone's first run, and every `tito module test`, validation and grading
+# run, only links them to the learner's objects. tito uses such an object while it is newer than its
+# source and the learner build's compiler is this one (prebuilt_object, tito/src/build/ninja_file.cpp).
 set(tito_program_objects "")
 set(tito_program_entries "")
-foreach(program ${tito_milestone_programs})
-  file(RELATIVE_PATH relative ${PROJECT_SOURCE_DIR}/milestones ${program})
-  string(REGEX REPLACE "[.]cpp$" ".o" object_relative "${relative}")
-  set(object ${PROJECT_BINARY_DIR}/tito/milestone_objects/${object_relative})
+function(tito_compile_given_program source object_relative)
+  set(object ${PROJECT_BINARY_DIR}/tito/given_objects/${object_relative})
   get_filename_component(object_dir ${object} DIRECTORY)
   file(MAKE_DIRECTORY ${object_dir})
+  file(RELATIVE_PATH label ${PROJECT_SOURCE_DIR} ${source})
   add_custom_command(OUTPUT ${object}
     COMMAND ${CMAKE_CXX_COMPILER} ${tito_cxx_flags} -I${PROJECT_SOURCE_DIR}/framework/include
-            -I${PROJECT_SOURCE_DIR}/curriculum/common/include -MD -MF ${object}.d -c ${program} -o ${object}
-    DEPENDS ${program} DEPFILE ${object}.d
-    COMMENT "Compiling milestone program ${relative} for tito's learner builds" VERBATIM)
-  list(APPEND tito_program_objects ${object})
-  list(APPEND tito_program_entries "\"${program}\": \"${object}\"")
+            -I${PROJECT_SOURCE_DIR}/curriculum/common/include -MD -MF ${object}.d -c ${source} -o ${object}
+    DEPENDS ${source} DEPFILE ${object}.d
+    COMMENT "Compiling ${label} for tito's learner builds" VERBATIM)
+  set(tito_program_objects ${tito_program_objects} ${object} PARENT_SCOPE)
+  set(tito_program_entries ${tito_program_entries} "\"${source}\": \"${object}\"" PARENT_SCOPE)
+endfunction()
+
+file(GLOB tito_milestone_programs CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/milestones/[0-9][0-9]_*/*.cpp)
+foreach(program ${tito_milestone_programs})
+  file(RELATIVE_PATH relative ${PROJECT_SOURCE_DIR} ${program})
+  string(REGEX REPLACE "[.]cpp$" ".o" object_relative "${relative}")
+  tito_compile_given_program(${program} ${object_relative})
 endforeach()
-add_custom_target(tito_milestone_objects ALL DEPENDS ${tito_program_objects})
+
+# Each module's tests (curriculum.json), and the reference test executable curriculum_NN_reference
+# built from the same objects: the module's tests against the reference framework, which must pass
+# them (ctest curriculum_NN_reference).
+file(READ ${TINYTORCH_CURRICULUM_JSON} tito_curriculum_json)
+string(JSON tito_module_count LENGTH "${tito_curriculum_json}" modules)
+math(EXPR tito_last_module "${tito_module_count} - 1")
+foreach(index RANGE ${tito_last_module})
+  string(JSON number GET "${tito_curriculum_json}" modules ${index} number)
+  string(JSON tests ERROR_VARIABLE no_tests GET "${tito_curriculum_json}" modules ${index} tests)
+  if(no_tests)
+    continue()
+  endif()
+  string(JSON test_count LENGTH "${tito_curriculum_json}" modules ${index} tests)
+  set(test_objects "")
+  math(EXPR last_test "${test_count} - 1")
+  foreach(test_index RANGE ${last_test})
+    string(JSON test GET "${tito_curriculum_json}" modules ${index} tests ${test_index})
+    if(NOT EXISTS ${PROJECT_SOURCE_DIR}/${test})
+      message(FATAL_ERROR "curriculum.json: module ${number} lists the test file ${test}, which does not exist")
+    endif()
+    string(REGEX REPLACE "[.]cpp$" ".o" object_relative "${test}")
+    tito_compile_given_program(${PROJECT_SOURCE_DIR}/${test} ${object_relative})
+    list(APPEND test_objects ${PROJECT_BINARY_DIR}/tito/given_objects/${object_relative})
+  endforeach()
+  if(NOT test_objects)
+    continue()
+  endif()
+  add_executable(curriculum_${number}_reference ${test_objects})
+  target_link_libraries(curriculum_${number}_reference PRIVATE tito_catch_main tinytorch::tinytorch)
+  set_target_properties(curriculum_${number}_reference PROPERTIES
+    RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/curriculum LINKER_LANGUAGE CXX)
+  if(TINYTORCH_BUILD_TESTS)
+    add_test(NAME curriculum_${number}_reference COMMAND curriculum_${number}_reference)
+  endif()
+endforeach()
+
+add_custom_target(tito_given_program_objects ALL DEPENDS ${tito_program_objects})
 string(JOIN ",\n    " tito_program_json ${tito_program_entries})
 
 file(GENERATE OUTPUT ${PROJECT_BINARY_DIR}/tito/toolchain.json CONTENT "{
@@ -125,4 +168,4 @@ file(GENERATE OUTPUT ${PROJECT_BINARY_DIR}/tito/toolchain.json CONTENT "{
 }
 ")
 
-add_dependencies(tito ${tito_libraries} tito_milestone_objects)
+add_dependencies(tito ${tito_libraries} tito_given_program_objects)

@@ -100,11 +100,26 @@ NinjaPlan plan_program_build(const Toolchain& toolchain, const ProgramRequest& r
   return plan;
 }
 
+fs::path prebuilt_object(const Toolchain& toolchain, const fs::path& source) {
+  if (toolchain.program_objects_cxx.empty() || toolchain.program_objects_cxx != toolchain.cxx) return {};
+  std::error_code error;
+  const auto found = toolchain.program_objects.find(fs::weakly_canonical(source, error));
+  if (error || found == toolchain.program_objects.end() || !fs::exists(found->second, error)) return {};
+  const bool newer = fs::last_write_time(found->second, error) >= fs::last_write_time(source, error);
+  return newer && !error ? found->second : fs::path();
+}
+
 NinjaPlan plan_module_build(const Toolchain& toolchain, const ModuleTestRequest& request) {
   NinjaPlan plan;
   plan.prebuilt_objects = request.prebuilt_test_objects;
+  if (plan.prebuilt_objects.empty()) {
+    std::vector<fs::path> prebuilt;
+    for (const auto& test : request.test_sources)
+      if (auto object = prebuilt_object(toolchain, test); !object.empty()) prebuilt.push_back(object);
+    if (!request.test_sources.empty() && prebuilt.size() == request.test_sources.size()) plan.prebuilt_objects = prebuilt;
+  }
   for (const auto& test : request.test_sources) {
-    if (!plan.prebuilt_objects.empty()) break;  // shared objects stand in for the sources
+    if (!plan.prebuilt_objects.empty()) break;  // shared or set-up objects stand in for the sources
     std::string stem = object_stem(test);
     plan.test_sources.push_back({fs::absolute(test), "obj/tests/" + stem + ".o", "tests/" + test.filename().string()});
   }

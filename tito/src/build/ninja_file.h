@@ -32,7 +32,13 @@ struct NinjaPlan {
 // Where the compiler writes the depfile of an object ("obj/01/matmul.o" -> "obj/01/matmul.o.d").
 std::string depfile_of(const std::string& object);
 
-// The sources and libraries for a request: every *.cpp in each learner dir, the test sources,
+// The object compiled at set-up (tito/cmake/toolchain.cmake) for a given program or module test, when
+// it can stand in for compiling `source`: this toolchain's compiler made it, and it is newer than the
+// source (an edited test is compiled again). Empty otherwise.
+std::filesystem::path prebuilt_object(const Toolchain& toolchain, const std::filesystem::path& source);
+
+// The sources and libraries for a request: every *.cpp in each learner dir, the test sources (or their
+// prebuilt objects, when every one has one),
 // and the solution libraries of the modules that are not the learner's. Modules after the one under
 // test stay out of the build (progressive disclosure: a module 03 test binary has no autograd).
 NinjaPlan plan_module_build(const Toolchain& toolchain, const ModuleTestRequest& request);

@@ -168,17 +168,12 @@ NinjaRun build_shared_learner_objects(const Toolchain& toolchain, NinjaPlan& pla
   return run_ninja(toolchain, dir, targets, progress, jobs);
 }
 
-// Milestone programs compiled at set-up (tito/cmake/toolchain.cmake) by this toolchain's compiler are
-// linked as they are while newer than their source: a milestone's first run only links.
+// Milestone programs compiled at set-up (tito/cmake/toolchain.cmake) are linked as they are while they
+// can stand in for their source (prebuilt_object): a milestone's first run only links.
 void use_prebuilt_program_objects(const Toolchain& toolchain, NinjaPlan& plan) {
-  if (toolchain.program_objects_cxx.empty() || toolchain.program_objects_cxx != toolchain.cxx) return;
   std::vector<SourceToCompile> to_compile;
   for (const auto& source : plan.test_sources) {
-    std::error_code error;
-    const auto found = toolchain.program_objects.find(fs::weakly_canonical(source.source, error));
-    const bool usable = !error && found != toolchain.program_objects.end() && fs::exists(found->second, error) &&
-                        fs::last_write_time(found->second, error) >= fs::last_write_time(source.source, error) && !error;
-    if (usable) plan.prebuilt_objects.push_back(found->second);
+    if (auto object = prebuilt_object(toolchain, source.source); !object.empty()) plan.prebuilt_objects.push_back(object);
     else to_compile.push_back(source);
   }
   plan.test_sources = to_compile;
@@ -596,9 +591,14 @@ TestObjects build_test_objects(const Toolchain& toolchain, const std::vector<fs:
   write_if_changed(dir / "build.ninja", ninja_file_text(toolchain, plan));
   std::vector<std::string> targets;
   TestObjects built;
+  built.objects = plan.prebuilt_objects;  // compiled at set-up (no learner code in this plan)
   for (const auto& source : plan.test_sources) {
     targets.push_back(source.object);
     built.objects.push_back(dir / source.object);
+  }
+  if (targets.empty()) {
+    built.ok = true;
+    return built;
   }
   NinjaRun build = run_ninja(toolchain, dir, targets, progress, jobs);
   built.ok = build.ok;
