@@ -27,8 +27,8 @@ Tensor embedding_backward_scatter(const Tensor& grad_output, const Tensor& indic
 Tensor sinusoidal_table(int64_t max_len, int64_t dim);
 
 // Given: checks what a positional layer's forward receives (input (..., T, dim) with T >= 1,
-// 0 <= start_pos, start_pos + T <= max_len), with errors naming `layer`; returns T.
-int64_t check_positional_input(const Tensor& input, int64_t start_pos, int64_t max_len, int64_t dim,
+// 0 <= start_pos, start_pos + T <= max_len), with errors naming `layer`.
+void check_positional_input(const Tensor& input, int64_t start_pos, int64_t max_len, int64_t dim,
                                const char* layer);
 
 }  // namespace native

@@ -27,7 +27,7 @@ namespace {
 // of the position. Calls visit(index_position, self_offset, other_offset); other may be undefined.
 template <typename Visit>
 void for_each_index(const Tensor& index, int64_t dim, IntArrayRef self_sizes, IntArrayRef other_sizes,
-                    const char* self_name, Visit visit) {
+                    Visit visit) {
   const Tensor positions = index.contiguous();
   const int64_t* picked = positions.data_ptr<int64_t>();
   const int64_t dims = index.dim();
@@ -44,7 +44,6 @@ void for_each_index(const Tensor& index, int64_t dim, IntArrayRef self_sizes, In
     const int64_t at = picked[i];
     TT_CHECK(at >= 0 && at < size_along, "index ", at, " is out of bounds for dimension ", dim, " with size ",
              size_along);
-    (void)self_name;
     int64_t self_offset = 0, other_offset = 0;
     for (int64_t d = 0; d < dims; ++d) {
       self_offset += (d == dim ? at : coordinate[d]) * self_strides[d];
@@ -100,7 +99,7 @@ Tensor gather_kernel(const Tensor& self, int64_t dim, const Tensor& index) {
   TT_DISPATCH_ALL_TYPES(self.scalar_type(), "gather", [&] {
     const scalar_t* in = source.data_ptr<scalar_t>();
     scalar_t* out = result.data_ptr<scalar_t>();
-    for_each_index(index, dim, self.sizes(), result.sizes(), "self",
+    for_each_index(index, dim, self.sizes(), result.sizes(),
                    [&](int64_t, int64_t self_offset, int64_t out_offset) { out[out_offset] = in[self_offset]; });
   });
   return result;
@@ -118,7 +117,7 @@ Tensor scatter_kernel(const Tensor& self, int64_t dim, const Tensor& index, cons
     scalar_t* out = result.data_ptr<scalar_t>();
     const scalar_t* in = values.defined() ? values.data_ptr<scalar_t>() : nullptr;
     const scalar_t fill = value.to<scalar_t>();
-    for_each_index(index, dim, self.sizes(), src_sizes, "self", [&](int64_t, int64_t self_offset, int64_t src_offset) {
+    for_each_index(index, dim, self.sizes(), src_sizes, [&](int64_t, int64_t self_offset, int64_t src_offset) {
       const scalar_t v = in != nullptr ? in[src_offset] : fill;
       if (mode == ScatterMode::Add) {
         out[self_offset] = static_cast<scalar_t>(out[self_offset] + v);
@@ -147,8 +146,10 @@ void check_index_add(const Tensor& self, int64_t dim, const Tensor& index, const
              ") must have the same number of dimensions");
     for (int64_t d = 0; d < self.dim(); ++d) {
       if (d == dim) continue;
+      // LibTorch adds slice to slice, so it names the dimension within a slice (dim removed).
       TT_CHECK(self.size(d) == source.size(d), "The size of tensor a (", self.size(d),
-               ") must match the size of tensor b (", source.size(d), ") at non-singleton dimension ", d);
+               ") must match the size of tensor b (", source.size(d), ") at non-singleton dimension ",
+               d > dim ? d - 1 : d);
     }
   }
 }

@@ -270,7 +270,7 @@ void LearnedPositionalEmbeddingImpl::pretty_print(std::ostream& stream) const {
 
 }  // namespace nn
 
-int64_t native::check_positional_input(const Tensor& input, int64_t start_pos, int64_t max_len, int64_t dim,
+void native::check_positional_input(const Tensor& input, int64_t start_pos, int64_t max_len, int64_t dim,
                                        const char* layer) {
   TT_CHECK(input.dim() >= 2, layer, ": expected an input (..., T, ", dim,
            ") with the positions along dimension -2, but got an input of size ", input.sizes(),
@@ -283,7 +283,6 @@ int64_t native::check_positional_input(const Tensor& input, int64_t start_pos, i
            " were asked for (start_pos=", start_pos, ", ", length, " positions), but the table has max_len=",
            max_len, " (positions 0 to ", max_len - 1, "): build the layer with a larger max_len or feed a shorter "
            "sequence");
-  return length;
 }
 
 }  // namespace tinytorch

@@ -13,9 +13,9 @@ namespace native {
 //   Nothing is computed: each index moves d numbers. Example: weight [[0, 1], [2, 3], [4, 5]],
 //   indices [2, 0, 2] -> out [[4, 5], [0, 1], [4, 5]].
 Tensor embedding_lookup(const Tensor& weight, const Tensor& indices) {
-  const int64_t n = indices.numel(), d = weight.size(1);
-  Tensor out = empty({n, d}, weight.options());
+  Tensor out = empty({indices.numel(), weight.size(1)}, weight.options());
   // BEGIN SOLUTION name="tinytorch::native::embedding_lookup" lesson="2. The lookup"
+  const int64_t n = indices.numel(), d = weight.size(1);
   TT_DISPATCH_FLOATING_TYPES(weight.scalar_type(), "embedding", [&] {
     const scalar_t* table = weight.data_ptr<scalar_t>();
     const int64_t* rows = indices.data_ptr<int64_t>();
@@ -36,9 +36,9 @@ Tensor embedding_lookup(const Tensor& weight, const Tensor& indices) {
 //   grad_output all ones (3, 2) -> grad_weight [[2, 2], [0, 0], [1, 1]] for V = 3.
 Tensor embedding_backward_scatter(const Tensor& grad_output, const Tensor& indices, int64_t num_weights,
                                   int64_t padding_idx) {
-  const int64_t n = indices.numel(), d = grad_output.size(1);
-  Tensor grad_weight = zeros({num_weights, d}, grad_output.options());
+  Tensor grad_weight = zeros({num_weights, grad_output.size(1)}, grad_output.options());
   // BEGIN SOLUTION name="tinytorch::native::embedding_backward_scatter" lesson="3. The gradient is a scatter-add"
+  const int64_t n = indices.numel(), d = grad_output.size(1);
   TT_DISPATCH_FLOATING_TYPES(grad_output.scalar_type(), "embedding_backward", [&] {
     const scalar_t* grad = grad_output.data_ptr<scalar_t>();
     const int64_t* rows = indices.data_ptr<int64_t>();

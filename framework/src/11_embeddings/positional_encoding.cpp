@@ -33,14 +33,14 @@ Tensor sinusoidal_table(int64_t max_len, int64_t dim) {
 
 namespace nn {
 
-// TODO: SinusoidalPositionalEncodingImpl::forward -- input (..., T, d) plus the table's rows
+// TODO: SinusoidalPositionalEncodingImpl::forward -- input (..., T, d) (T = input.size(-2)) plus the table's rows
 //   start_pos, ..., start_pos + T - 1 (section 5): a (T, d) slice that broadcasts over the leading
 //   dims. Slice with table.narrow (a view; no copy), so generation at position t reads row t.
 Tensor SinusoidalPositionalEncodingImpl::forward(const Tensor& input, int64_t start_pos) {
-  const int64_t length =
-      native::check_positional_input(input, start_pos, options.max_len(), options.embedding_dim(),
-                                     "SinusoidalPositionalEncoding");
+  native::check_positional_input(input, start_pos, options.max_len(), options.embedding_dim(),
+                                 "SinusoidalPositionalEncoding");
   // BEGIN SOLUTION name="tinytorch::nn::SinusoidalPositionalEncodingImpl::forward" lesson="5. Sinusoidal positions"
+  const int64_t length = input.size(-2);  // T, the positions along dim -2
   return input + table.narrow(0, start_pos, length);
   // END SOLUTION
 }
@@ -50,10 +50,10 @@ Tensor SinusoidalPositionalEncodingImpl::forward(const Tensor& input, int64_t st
 //   nn::Embedding whose "tokens" are positions (torch::arange makes the Long positions), so that
 //   the gradient reaches exactly the rows used.
 Tensor LearnedPositionalEmbeddingImpl::forward(const Tensor& input, int64_t start_pos) {
-  const int64_t length =
-      native::check_positional_input(input, start_pos, options.max_len(), options.embedding_dim(),
-                                     "LearnedPositionalEmbedding");
+  native::check_positional_input(input, start_pos, options.max_len(), options.embedding_dim(),
+                                 "LearnedPositionalEmbedding");
   // BEGIN SOLUTION name="tinytorch::nn::LearnedPositionalEmbeddingImpl::forward" lesson="6. Learned positions"
+  const int64_t length = input.size(-2);
   const Tensor positions = arange(start_pos, start_pos + length, kLong);
   return input + embedding(positions);
   // END SOLUTION
