@@ -376,9 +376,7 @@ TEST_CASE("gradcheck: gather, scatter, scatter_add, index_add and embedding (rep
       {x, src});
   check_gradients([](const std::vector<Tensor>& v) { return torch::embedding(v[0], torch::tensor({{1, 1}, {4, 0}})); },
                   {random_tensor({5, 3})});
-  check_gradients(
-      [](const std::vector<Tensor>& v) { return torch::embedding(v[0], torch::tensor({1, 1, 4, 0, 4}), 4, true); },
-      {random_tensor({5, 3})});
+  // (padding_idx and scale_grad_by_freq change the gradient on purpose: not checked against differences.)
   // gather and scatter_add are each other's gradient, both recorded: their second order works.
   check_second_order([&](const std::vector<Tensor>& v) { return (v[0].gather(1, index) * v[0].narrow(1, 0, 2)); },
                      {x});
