@@ -62,6 +62,13 @@ TEST_CASE("positional layers check their input and print themselves", "[nn][embe
   CHECK_THROWS_WITH(learned(torch::zeros({2, 4, 8}), 13), Contains("max_len=16"));
   CHECK_THROWS_WITH(sinusoid(torch::zeros({4, 8}), -1), Contains("start_pos must be non-negative"));
   CHECK_THROWS_WITH(nn::SinusoidalPositionalEncoding(0, 8), Contains("must be positive"));
+  // clone() copies the tables (reset() rebuilds the layer, then the values are copied in).
+  auto copy = std::dynamic_pointer_cast<nn::LearnedPositionalEmbeddingImpl>(learned->clone());
+  REQUIRE(copy != nullptr);
+  CHECK(copy->embedding->weight.equal(learned->embedding->weight));
+  CHECK_FALSE(copy->embedding->weight.is_same(learned->embedding->weight));
+  auto sinusoid_copy = std::dynamic_pointer_cast<nn::SinusoidalPositionalEncodingImpl>(sinusoid->clone());
+  CHECK(sinusoid_copy->table.equal(sinusoid->table));
   // (T, d) works without a batch; a double input stays double.
   CHECK(sinusoid(torch::zeros({4, 8}, torch::kDouble)).scalar_type() == torch::kDouble);
 }
