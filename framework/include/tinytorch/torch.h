@@ -52,6 +52,7 @@
 #include "tinytorch/scalar_type.h"
 #include "tinytorch/tensor.h"
 #include "tinytorch/tensor_options.h"
+#include "tinytorch/tokenization.h"
 #include "tinytorch/training.h"
 
 namespace tinytorch {
