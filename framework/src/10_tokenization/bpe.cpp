@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "tinytorch/errors.h"
 #include "tinytorch/tokenization.h"
 
 namespace tinytorch {
