@@ -18,7 +18,7 @@ namespace text {
 //   four; the bytes after the first must each be a continuation byte 0x80-0xBF. A byte that does not
 //   start such a complete sequence (a stray continuation byte, 0xC0, 0xC1, 0xF5-0xFF, a sequence cut
 //   short) is a character of one byte on its own, and the next character starts right after it.
-//   Read bytes as unsigned char: a plain char is negative above 0x7F on most machines.
+//   Read bytes as unsigned char: on x86 a plain char is negative above 0x7F.
 //   Example: "h\xC3\xA9!" (hé!) -> {"h", "\xC3\xA9", "!"}; "\xC3!" -> {"\xC3", "!"}.
 std::vector<std::string> utf8_characters(const std::string& text) {
   std::vector<std::string> characters;
