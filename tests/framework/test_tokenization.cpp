@@ -134,3 +134,17 @@ TEST_CASE("analyze_tokenization counts bytes, tokens and distinct ids") {
   CHECK(stats.bytes_per_token == Approx(7.0 / 6.0));
   CHECK(stats.unique_tokens == 4);  // a, b, c and <UNK>
 }
+
+TEST_CASE("pad_sequence: LibTorch's layouts, dtype of the first sequence, its error") {
+  namespace rnn = torch::nn::utils::rnn;
+  const torch::Tensor a = torch::tensor({1, 2, 3}), b = torch::tensor({4});
+  CHECK(torch::equal(rnn::pad_sequence({a, b}), torch::tensor({{1, 4}, {2, 0}, {3, 0}})));  // (T, B)
+  CHECK(torch::equal(rnn::pad_sequence({a, b}, true, 7), torch::tensor({{1, 2, 3}, {4, 7, 7}})));
+  const torch::Tensor mixed = rnn::pad_sequence({a, torch::tensor({2.5})}, true);
+  CHECK(mixed.dtype() == torch::kLong);
+  CHECK(torch::equal(mixed, torch::tensor({{1, 2, 3}, {2, 0, 0}})));
+  // The same batch as to_tensor makes from the ids.
+  CHECK(torch::equal(rnn::pad_sequence({a, b}, true), text::to_tensor({{1, 2, 3}, {4}})));
+  CHECK_THROWS_WITH(rnn::pad_sequence(std::vector<torch::Tensor>{}), Contains("received an empty list of sequences"));
+  CHECK_THROWS_WITH(rnn::pad_sequence({torch::tensor(3)}), Contains("0-dim tensor"));
+}

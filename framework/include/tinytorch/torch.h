@@ -45,6 +45,7 @@
 #include "tinytorch/nn/functional/pooling.h"
 #include "tinytorch/nn/modules/activation.h"
 #include "tinytorch/nn/modules/loss.h"
+#include "tinytorch/nn/utils/rnn.h"
 #include "tinytorch/optim.h"
 #include "tinytorch/parallel.h"
 #include "tinytorch/pooling.h"
