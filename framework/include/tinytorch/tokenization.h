@@ -161,7 +161,8 @@ class BPETokenizer : public Tokenizer {
 std::vector<std::string> split_words(const std::string& text);
 
 // Token id sequences as one (N, L) Long tensor, L the longest sequence's length (or max_length when
-// positive: longer sequences are cut), shorter ones filled with padding_id on the right.
+// positive: longer sequences are cut), shorter ones filled with padding_id on the right. LibTorch's
+// torch::nn::utils::rnn::pad_sequence(tensors, /*batch_first=*/true, padding_id) does the same from tensors.
 Tensor to_tensor(const std::vector<std::vector<int64_t>>& sequences, int64_t padding_id = 0, int64_t max_length = 0);
 
 // What a tokenizer makes of some texts: the figures the lesson's trade-off table is made of.
