@@ -47,6 +47,7 @@
 #include "tinytorch/nn/functional/pooling.h"
 #include "tinytorch/nn/modules/activation.h"
 #include "tinytorch/nn/modules/loss.h"
+#include "tinytorch/nn/utils/rnn.h"
 #include "tinytorch/optim.h"
 #include "tinytorch/parallel.h"
 #include "tinytorch/pooling.h"
@@ -54,6 +55,7 @@
 #include "tinytorch/scalar_type.h"
 #include "tinytorch/tensor.h"
 #include "tinytorch/tensor_options.h"
+#include "tinytorch/tokenization.h"
 #include "tinytorch/training.h"
 
 namespace tinytorch {
