@@ -91,7 +91,7 @@ void quantize_per_channel_loop(const Tensor& input, const Tensor& codes, const T
       const int64_t c = (i / inner) % channels;
       const float inv_scale = 1.0f / static_cast<float>(channel_scales[c]);
       const int64_t code = channel_zero_points[c] + static_cast<int64_t>(std::nearbyint(x[i] * inv_scale));
-      q[i] = static_cast<scalar_t>(std::clamp(code, quant_min, quant_max));
+      q[i] = static_cast<scalar_t>(std::min(std::max(code, quant_min), quant_max));
     }
   });
   // END SOLUTION
