@@ -44,6 +44,14 @@
 #include <tinytorch/nn/modules/pooling.h>
 #define BENCH_HAS_POOLING 1
 #endif
+#if __has_include(<tinytorch/nn/modules/quantized_linear.h>)
+#include <tinytorch/nn/modules/quantized_linear.h>
+#define BENCH_HAS_QUANTIZED_LINEAR 1
+#if __has_include("kernels/fast_paths.h")
+#include "kernels/fast_paths.h"
+#define BENCH_HAS_INT8_KERNEL_NAME 1
+#endif
+#endif
 #endif
 
 namespace {
@@ -146,6 +154,40 @@ void mlp_case(const std::string& name, int64_t in, int64_t hidden, int64_t out, 
 #else
   (void)in, (void)hidden, (void)out, (void)batch;
   bench::print_unavailable(name, BENCH_IMPL, options.threads, "not available: needs modules 06 (autograd) and 07 (optimizers)");
+#endif
+}
+
+// ---- 3b. Module 15: the int8 Linear against the fp32 Linear, both measured in this run ----
+
+// Forward only (inference), same layer and batch: the fp32 Linear (blocked fp32 GEMM) and the
+// QuantizedLinear made from it (quantize the input, int8 GEMM with int32 sums, dequantize). The int8
+// line carries the speed-up over the fp32 line just measured, and the largest output difference.
+void quantized_linear_case(int64_t features, int64_t batch, const bench::Options& options) {
+  const std::string suffix = std::to_string(features) + "_b" + std::to_string(batch);
+#ifdef BENCH_HAS_QUANTIZED_LINEAR
+  torch::manual_seed(0);
+  torch::NoGradGuard no_grad;
+  torch::nn::Linear fc(features, features);
+  const auto x = torch::randn({batch, features});
+  auto qfc = torch::nn::QuantizedLinear::from_float(*fc, {x});
+  const double flops = 2.0 * batch * features * features;
+  reset_allocator_counts();
+  const bench::Timing fp32 = bench::measure([&] { fc->forward(x); }, options.budget());
+  bench::print_result("linear_fp32_" + suffix, BENCH_IMPL, options.threads, fp32, flops, allocator_report());
+  reset_allocator_counts();
+  const bench::Timing int8 = bench::measure([&] { qfc->forward(x); }, options.budget());
+  const double max_error = (qfc->forward(x) - fc->forward(x)).abs().max().item<double>();
+  std::vector<std::string> extra = {"\"speedup_vs_fp32\": " + std::to_string(fp32.median_us / int8.median_us),
+                                    "\"max_abs_error\": " + std::to_string(max_error)};
+#ifdef BENCH_HAS_INT8_KERNEL_NAME
+  extra.push_back(std::string("\"kernel\": \"") + torch::native::int8_gemm_kernel() + "\"");
+#endif
+  for (std::string& pair : allocator_report()) extra.push_back(std::move(pair));
+  bench::print_result("linear_int8_" + suffix, BENCH_IMPL, options.threads, int8, flops, extra);
+#else
+  (void)features, (void)batch;
+  bench::print_unavailable("linear_int8_" + suffix, BENCH_IMPL, options.threads,
+                           "not available: LibTorch's C++ frontend has no quantized Linear (module 15)");
 #endif
 }
 
@@ -289,6 +331,8 @@ std::vector<Case> all_cases() {
                    [](const bench::Options& o) { mlp_case("mlp_64_32_10", 64, 32, 10, 32, o); }});
   cases.push_back({"mlp_784_128_10", "MLP 784-128-10, batch 64: one SGD training step",
                    [](const bench::Options& o) { mlp_case("mlp_784_128_10", 784, 128, 10, 64, o); }});
+  cases.push_back({"linear_int8_1024_b64", "Linear 1024->1024, batch 64, forward: fp32 vs int8 QuantizedLinear (module 15)",
+                   [](const bench::Options& o) { quantized_linear_case(1024, 64, o); }});
   cases.push_back({"conv_1_8_8x8", "Conv2d 1->8, 8x8, 3x3, pad 1, batch 32: forward + backward",
                    [](const bench::Options& o) { conv_case("conv_1_8_8x8", 32, 1, 8, 8, o); }});
   cases.push_back({"conv_3_32_32x32", "Conv2d 3->32, 32x32, 3x3, pad 1, batch 32: forward + backward",

@@ -55,6 +55,24 @@ static void show_optimizers() {
                                      optim::RMSpropOptions(0.01).centered(true).momentum(0.5).weight_decay(0.1));
 }
 
+// Quantization (module 15): codes and dequantized values of per-tensor and per-channel quantization
+// over a range that forces rounding ties and clamping, for each quantized dtype.
+static void show_quantization() {
+  auto x = torch::linspace(-3, 3, 49).to(torch::kFloat);
+  for (auto dtype : {torch::kQInt8, torch::kQUInt8, torch::kQInt32}) {
+    auto q = torch::quantize_per_tensor(x, 0.025, dtype == torch::kQUInt8 ? 128 : -7, dtype);
+    show("quantize_per_tensor int_repr", q.int_repr());
+    show("quantize_per_tensor dequantize", q.dequantize());
+  }
+  auto w = x.narrow(0, 0, 48).reshape({4, 3, 4});
+  auto scales = torch::tensor({0.01, 0.02, 0.0125});
+  auto zero_points = torch::tensor({0, -3, 7});
+  auto qc = torch::quantize_per_channel(w, scales, zero_points, 1, torch::kQInt8);
+  show("quantize_per_channel int_repr", qc.int_repr());
+  show("quantize_per_channel dequantize", qc.dequantize());
+  show("quantize_per_channel printed", qc);
+}
+
 // Autograd: grad_fn names, gradients of a small network and of each activation and loss, second
 // derivatives, and the errors (first line only).
 static void show_gradients() {
@@ -345,5 +363,6 @@ int main() {
   show_convolution();
   show_spatial();
   show_embeddings();
+  show_quantization();
   return 0;
 }

@@ -28,6 +28,10 @@ std::vector<long double> read_values(const Tensor& tensor) {
     case ScalarType::Long: copy(dense.data_ptr<int64_t>()); break;
     case ScalarType::Float: copy(dense.data_ptr<float>()); break;
     case ScalarType::Double: copy(dense.data_ptr<double>()); break;
+    case ScalarType::Byte: copy(dense.data_ptr<uint8_t>()); break;
+    case ScalarType::Char: copy(dense.data_ptr<int8_t>()); break;
+    case ScalarType::Int: copy(dense.data_ptr<int32_t>()); break;
+    default: throw Error("testing: compare a quantized tensor through int_repr() or dequantize()");
   }
   return values;
 }
@@ -38,6 +42,10 @@ const char* dtype_name(ScalarType type) {
     case ScalarType::Long: return "long";
     case ScalarType::Float: return "float";
     case ScalarType::Double: return "double";
+    case ScalarType::Byte: return "uint8";
+    case ScalarType::Char: return "int8";
+    case ScalarType::Int: return "int32";
+    default: break;
   }
   return "?";
 }
@@ -45,7 +53,7 @@ const char* dtype_name(ScalarType type) {
 std::string format_value(long double value, ScalarType type) {
   if (type == ScalarType::Bool) return value != 0 ? "true" : "false";
   std::ostringstream out;
-  if (type == ScalarType::Long) {
+  if (isIntegralType(type, false)) {
     out << static_cast<long long>(value);
   } else {
     out << std::setprecision(type == ScalarType::Float ? 6 : 10) << static_cast<double>(value);
@@ -77,7 +85,7 @@ constexpr std::size_t kMaxRecordedValues = 4096;  // per tensor: enough to pin a
 std::string json_number(long double value, ScalarType type) {
   if (std::isnan(value)) return "\"nan\"";
   if (std::isinf(value)) return value > 0 ? "\"inf\"" : "\"-inf\"";
-  if (type == ScalarType::Long || type == ScalarType::Bool) return std::to_string(static_cast<long long>(value));
+  if (isIntegralType(type, true)) return std::to_string(static_cast<long long>(value));
   std::ostringstream out;
   out << std::setprecision(type == ScalarType::Float ? 9 : 17) << static_cast<double>(value);
   return out.str();
@@ -231,6 +239,7 @@ Tensor random_tensor(IntArrayRef sizes, double low, double high, ScalarType dtyp
       case ScalarType::Long: result.data_ptr<int64_t>()[i] = k; break;
       case ScalarType::Float: result.data_ptr<float>()[i] = static_cast<float>(k) / scale; break;
       case ScalarType::Double: result.data_ptr<double>()[i] = static_cast<double>(k) / scale; break;
+      default: throw Error("random_tensor: dtype must be kBool, kLong, kFloat or kDouble");
     }
   }
   return result;

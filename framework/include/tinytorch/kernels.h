@@ -32,6 +32,26 @@
       TT_DISPATCH_CASE_(Long, int64_t, __VA_ARGS__)     \
       TT_DISPATCH_CASE_(Float, float, __VA_ARGS__)      \
       TT_DISPATCH_CASE_(Double, double, __VA_ARGS__)    \
+      default:                                          \
+        break;                                          \
+    }                                                   \
+    TT_DISPATCH_FAIL_(TYPE, NAME);                      \
+  }()
+
+// Every unquantized dtype, the integer-code types of module 15 (uint8, int8, int32) included: for
+// what must work on any plain tensor (copies and conversions, fill, printing, item).
+#define TT_DISPATCH_STORAGE_TYPES(TYPE, NAME, ...)      \
+  [&] {                                                 \
+    switch (TYPE) {                                     \
+      TT_DISPATCH_CASE_(Bool, bool, __VA_ARGS__)        \
+      TT_DISPATCH_CASE_(Byte, uint8_t, __VA_ARGS__)     \
+      TT_DISPATCH_CASE_(Char, int8_t, __VA_ARGS__)      \
+      TT_DISPATCH_CASE_(Int, int32_t, __VA_ARGS__)      \
+      TT_DISPATCH_CASE_(Long, int64_t, __VA_ARGS__)     \
+      TT_DISPATCH_CASE_(Float, float, __VA_ARGS__)      \
+      TT_DISPATCH_CASE_(Double, double, __VA_ARGS__)    \
+      default:                                          \
+        break;                                          \
     }                                                   \
     TT_DISPATCH_FAIL_(TYPE, NAME);                      \
   }()
@@ -42,6 +62,19 @@
       TT_DISPATCH_CASE_(Long, int64_t, __VA_ARGS__)     \
       TT_DISPATCH_CASE_(Float, float, __VA_ARGS__)      \
       TT_DISPATCH_CASE_(Double, double, __VA_ARGS__)    \
+      default:                                          \
+        break;                                          \
+    }                                                   \
+    TT_DISPATCH_FAIL_(TYPE, NAME);                      \
+  }()
+
+// The plain integer types that hold quantized codes (module 15): scalar_t is uint8_t, int8_t or int32_t.
+#define TT_DISPATCH_CODE_TYPES(TYPE, NAME, ...)         \
+  [&] {                                                 \
+    switch (TYPE) {                                     \
+      TT_DISPATCH_CASE_(Byte, uint8_t, __VA_ARGS__)     \
+      TT_DISPATCH_CASE_(Char, int8_t, __VA_ARGS__)      \
+      TT_DISPATCH_CASE_(Int, int32_t, __VA_ARGS__)      \
       default:                                          \
         break;                                          \
     }                                                   \

@@ -19,5 +19,6 @@
 #include "tinytorch/nn/modules/linear.h"
 #include "tinytorch/nn/modules/pooling.h"
 #include "tinytorch/nn/modules/positional_encoding.h"
+#include "tinytorch/nn/modules/quantized_linear.h"
 #include "tinytorch/nn/ordered_dict.h"
 #include "tinytorch/nn/pimpl.h"

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "tinytorch/int_array_ref.h"
+#include "tinytorch/qscheme.h"
 #include "tinytorch/scalar.h"
 #include "tinytorch/scalar_type.h"
 #include "tinytorch/tensor_options.h"
@@ -296,6 +297,19 @@ class Tensor {
   Tensor any() const;
   bool allclose(const Tensor& other, double rtol = 1e-05, double atol = 1e-08, bool equal_nan = false) const;
   bool equal(const Tensor& other) const;  // same sizes and same values
+
+  // ---- Quantized tensors (module 15; src/15_quantization/quantized_tensor.cpp) ----
+  // A quantized tensor (dtype kQInt8, kQUInt8 or kQInt32) stores integer codes and how they map
+  // back to real numbers (tinytorch/qscheme.h). Made by torch::quantize_per_tensor/_per_channel.
+  bool is_quantized() const;
+  QScheme qscheme() const;
+  double q_scale() const;        // per-tensor only
+  int64_t q_zero_point() const;  // per-tensor only
+  Tensor q_per_channel_scales() const;       // kDouble, one per channel
+  Tensor q_per_channel_zero_points() const;  // kLong, one per channel
+  int64_t q_per_channel_axis() const;
+  Tensor int_repr() const;    // the codes as a plain kChar / kByte / kInt tensor (a copy)
+  Tensor dequantize() const;  // (code - zero_point) * scale, as kFloat
 
   // ---- Autograd surface (LibTorch's spellings; the engine arrives in module 06) ----
   // Until module 06 registers a gradient engine (tinytorch/dispatch.h), queries with an honest answer

@@ -39,6 +39,19 @@ class StorageImpl {
   Deleter deleter_;
 };
 
+// What makes a quantized tensor's codes numbers again (module 15): the scheme and its parameters.
+// Per tensor: scale and zero_point. Per channel: scales (kDouble) and zero_points (kLong), one per
+// index along axis. Immutable and shared by a quantized tensor and its views.
+struct Quantizer {
+  QScheme qscheme = kPerTensorAffine;
+  ScalarType dtype = kQInt8;
+  double scale = 1.0;
+  int64_t zero_point = 0;
+  Tensor scales;
+  Tensor zero_points;
+  int64_t axis = 0;
+};
+
 class TensorImpl {
  public:
   TensorImpl(Storage storage, ScalarType dtype, std::vector<int64_t> sizes, std::vector<int64_t> strides,
@@ -60,6 +73,10 @@ class TensorImpl {
   bool is_wrapped_number() const { return is_wrapped_number_; }
   void set_wrapped_number(bool wrapped) { is_wrapped_number_ = wrapped; }
 
+  // Set on quantized tensors only (dtype kQInt8, kQUInt8, kQInt32); null otherwise.
+  const std::shared_ptr<const Quantizer>& quantizer() const { return quantizer_; }
+  void set_quantizer(std::shared_ptr<const Quantizer> quantizer) { quantizer_ = std::move(quantizer); }
+
   // The opaque slot where module 06 keeps a tensor's gradient, grad_fn and requires_grad flag.
   // Module 01 never touches it; it exists so that TensorImpl's layout never changes.
   const std::shared_ptr<autograd::AutogradMeta>& autograd_meta() const { return autograd_meta_; }
@@ -75,6 +92,7 @@ class TensorImpl {
   bool is_contiguous_;
   bool is_wrapped_number_ = false;
   std::shared_ptr<autograd::AutogradMeta> autograd_meta_;
+  std::shared_ptr<const Quantizer> quantizer_;
 };
 
 }  // namespace tinytorch

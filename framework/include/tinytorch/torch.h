@@ -51,6 +51,7 @@
 #include "tinytorch/optim.h"
 #include "tinytorch/parallel.h"
 #include "tinytorch/pooling.h"
+#include "tinytorch/quantization.h"
 #include "tinytorch/scalar.h"
 #include "tinytorch/scalar_type.h"
 #include "tinytorch/tensor.h"
@@ -78,6 +79,18 @@ using ::tinytorch::kBool;
 using ::tinytorch::kDouble;
 using ::tinytorch::kFloat;
 using ::tinytorch::kLong;
+using ::tinytorch::kByte;
+using ::tinytorch::kChar;
+using ::tinytorch::kInt;
+using ::tinytorch::kQInt8;
+using ::tinytorch::kQUInt8;
+using ::tinytorch::kQInt32;
+using QScheme = ::tinytorch::QScheme;
+using ::tinytorch::kPerTensorAffine;
+using ::tinytorch::kPerChannelAffine;
+using ::tinytorch::kPerTensorSymmetric;
+using ::tinytorch::kPerChannelSymmetric;
+using ::tinytorch::toString;
 using Device = ::tinytorch::Device;
 using DeviceType = ::tinytorch::DeviceType;
 using ::tinytorch::kCPU;

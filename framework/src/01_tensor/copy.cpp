@@ -55,9 +55,9 @@ void copy_elements(const Tensor& dst, const Tensor& src) {
 }
 
 void copy_same_shape(const Tensor& dst, const Tensor& src) {
-  TT_DISPATCH_ALL_TYPES(dst.scalar_type(), "copy_", [&] {
+  TT_DISPATCH_STORAGE_TYPES(dst.scalar_type(), "copy_", [&] {
     using dst_t = scalar_t;
-    TT_DISPATCH_ALL_TYPES(src.scalar_type(), "copy_", [&] { copy_elements<dst_t, scalar_t>(dst, src); });
+    TT_DISPATCH_STORAGE_TYPES(src.scalar_type(), "copy_", [&] { copy_elements<dst_t, scalar_t>(dst, src); });
   });
 }
 
@@ -103,7 +103,7 @@ void check_no_internal_overlap(const Tensor& t) {
 }  // namespace detail
 
 void detail::fill_contiguous_with(const Tensor& t, const Scalar& value) {
-  TT_DISPATCH_ALL_TYPES(t.scalar_type(), "fill_", [&] {
+  TT_DISPATCH_STORAGE_TYPES(t.scalar_type(), "fill_", [&] {
     const scalar_t converted = value.isIntegral(true) ? static_cast<scalar_t>(value.toLong())
                                                       : static_cast<scalar_t>(value.toDouble());
     scalar_t* data = static_cast<scalar_t*>(t.data_ptr());

@@ -30,7 +30,7 @@ ScalarType dtype_of(const Scalar& value) {
 // Writes value(i) into element i of a fresh contiguous tensor t.
 template <typename Fn>
 void fill_contiguous(const Tensor& t, Fn value) {
-  TT_DISPATCH_ALL_TYPES(t.scalar_type(), "fill", [&] {
+  TT_DISPATCH_STORAGE_TYPES(t.scalar_type(), "fill", [&] {
     scalar_t* data = static_cast<scalar_t*>(t.data_ptr());
     for (int64_t i = 0; i < t.numel(); ++i) data[i] = static_cast<scalar_t>(value(i));
   });
@@ -172,7 +172,7 @@ TensorDataContainer::TensorDataContainer(std::initializer_list<TensorDataContain
 Tensor TensorDataContainer::convert_to_tensor(TensorOptions options) const {
   if (!options.has_dtype()) options = options.dtype(type_ == kDouble ? default_dtype() : type_);
   Tensor t = empty(sizes_, options.requires_grad(false));
-  TT_DISPATCH_ALL_TYPES(t.scalar_type(), "tensor", [&] {
+  TT_DISPATCH_STORAGE_TYPES(t.scalar_type(), "tensor", [&] {
     scalar_t* data = static_cast<scalar_t*>(t.data_ptr());
     for (size_t i = 0; i < values_.size(); ++i) {
       data[i] = values_[i].isFloatingPoint() ? static_cast<scalar_t>(values_[i].toDouble())

@@ -155,8 +155,9 @@ void print_blocks(std::ostream& out, const Tensor& values, int64_t linesize) {
 std::ostream& print(std::ostream& out, const Tensor& t, int64_t linesize) {
   FormatGuard guard(out);
   if (!t.defined()) return out << "[ Tensor (undefined) ]";
-  // Every dtype prints through doubles, as in LibTorch (bools as 0 and 1).
-  const Tensor values = detail::as_contiguous(t, kDouble);
+  // Every dtype prints through doubles, as in LibTorch (bools as 0 and 1; quantized tensors as the
+  // real numbers their codes stand for).
+  const Tensor values = detail::as_contiguous(t.is_quantized() ? t.dequantize() : t, kDouble);
   const double* data = static_cast<const double*>(values.data_ptr());
   if (t.dim() == 0) {
     out << std::defaultfloat << data[0] << std::endl;
@@ -178,6 +179,19 @@ std::ostream& print(std::ostream& out, const Tensor& t, int64_t linesize) {
     out << "[ " << t.toString() << "{" << t.size(0);
     for (int64_t d = 1; d < t.dim(); ++d) out << "," << t.size(d);
     out << "}";
+  }
+  // LibTorch's footer goes on with the quantizer, in the stream state the values left behind.
+  if (t.is_quantized()) {
+    out << ", qscheme: " << toString(t.qscheme());
+    if (t.qscheme() == kPerTensorAffine) {
+      out << ", scale: " << t.q_scale() << ", zero_point: " << t.q_zero_point();
+    } else {
+      out << ", scales: ";
+      print(out, t.q_per_channel_scales(), linesize);
+      out << ", zero_points: ";
+      print(out, t.q_per_channel_zero_points(), linesize);
+      out << ", axis: " << t.q_per_channel_axis();
+    }
   }
   return out << " ]";
 }

@@ -73,8 +73,16 @@ int64_t product(IntArrayRef sizes) {
 
 Tensor native::make_view(const Tensor& self, std::vector<int64_t> sizes, std::vector<int64_t> strides,
                          int64_t storage_offset) {
-  return Tensor(std::make_shared<TensorImpl>(self.storage(), self.scalar_type(), std::move(sizes),
-                                             std::move(strides), storage_offset));
+  // A view of a quantized tensor shares its codes' meaning. Per-channel parameters are tied to the
+  // channel axis, which a reshaping view may move or drop: those views are refused, not mislabelled.
+  const auto& quantizer = self.unsafeGetTensorImpl()->quantizer();
+  TT_CHECK(!quantizer || quantizer->qscheme == kPerTensorAffine ||
+               (self.sizes().equals(sizes) && self.strides().equals(strides)),
+           "views of per-channel quantized tensors are not supported in TinyTorch: call dequantize() first");
+  auto impl = std::make_shared<TensorImpl>(self.storage(), self.scalar_type(), std::move(sizes), std::move(strides),
+                                           storage_offset);
+  impl->set_quantizer(quantizer);
+  return Tensor(std::move(impl));
 }
 
 void detail::check_data_ptr_type(const Tensor& t, ScalarType expected) {
@@ -117,18 +125,25 @@ int64_t Tensor::stride(int64_t dim) const {
   return this->dim() == 0 ? 1 : strides()[d];
 }
 
-std::string Tensor::toString() const { return std::string("CPU") + tinytorch::toString(scalar_type()) + "Type"; }
+std::string Tensor::toString() const {
+  return std::string(is_quantized() ? "QuantizedCPU" : "CPU") + tinytorch::toString(scalar_type()) + "Type";
+}
 
 Scalar Tensor::item() const {
   TT_CHECK(numel() == 1, "a Tensor with ", numel(), " elements cannot be converted to Scalar");
   const void* p = data_ptr();
   switch (scalar_type()) {
     case kBool: return Scalar(*static_cast<const bool*>(p));
+    case kByte: return Scalar(static_cast<int64_t>(*static_cast<const uint8_t*>(p)));
+    case kChar: return Scalar(static_cast<int64_t>(*static_cast<const int8_t*>(p)));
+    case kInt: return Scalar(static_cast<int64_t>(*static_cast<const int32_t*>(p)));
     case kLong: return Scalar(*static_cast<const int64_t*>(p));
     case kFloat: return Scalar(static_cast<double>(*static_cast<const float*>(p)));
     case kDouble: return Scalar(*static_cast<const double*>(p));
+    default: break;
   }
-  throw Error("item(): unknown dtype");
+  throw Error(detail::str("item() is not supported for quantized tensors (dtype ", tinytorch::toString(scalar_type()),
+                          "): call dequantize() first"));
 }
 
 // ---- Assignment through a temporary view: t[0] = 5; t.select(0, 1) = other ----

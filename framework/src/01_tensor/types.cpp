@@ -13,6 +13,12 @@ const char* toString(ScalarType t) {
     case kLong: return "Long";
     case kFloat: return "Float";
     case kDouble: return "Double";
+    case kByte: return "Byte";
+    case kChar: return "Char";
+    case kInt: return "Int";
+    case kQInt8: return "QInt8";
+    case kQUInt8: return "QUInt8";
+    case kQInt32: return "QInt32";
   }
   return "UNKNOWN_SCALAR";
 }
@@ -26,6 +32,12 @@ const char* TypeMeta::name() const {
     case kLong: return "long int";
     case kFloat: return "float";
     case kDouble: return "double";
+    case kByte: return "unsigned char";
+    case kChar: return "signed char";
+    case kInt: return "int";
+    case kQInt8: return "c10::qint8";
+    case kQUInt8: return "c10::quint8";
+    case kQInt32: return "c10::qint32";
   }
   return "nullptr (uninitialized)";
 }

@@ -89,6 +89,7 @@ const char* cpp_type_name(ScalarType type) {
     case kDouble: return "double";
     case kLong: return "long int";
     case kBool: return "bool";
+    default: break;
   }
   return toString(type);
 }

@@ -26,5 +26,10 @@ std::tuple<Tensor, Tensor, Tensor> conv2d_backward_im2col(const Tensor& grad_out
                                                           const Tensor& weight, const Conv2dParams& params,
                                                           const std::array<bool, 3>& output_mask);
 
+// The int8 GEMM of the quantized Linear (kernels/int8_gemm.cpp).
+bool int8_gemm_fast(int64_t m, int64_t n, int64_t k, const uint8_t* a, const int8_t* w, int32_t* acc);
+// Which int8 kernel int8_gemm_fast runs on this CPU: "avx512_vnni", "avx2" or "generic" (declines).
+const char* int8_gemm_kernel();
+
 }  // namespace native
 }  // namespace tinytorch

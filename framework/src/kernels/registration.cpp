@@ -16,6 +16,7 @@ int install() {
   kernels.bmm = tinytorch::native::bmm_fast;
   kernels.conv2d = tinytorch::native::conv2d_im2col;
   kernels.conv2d_backward = tinytorch::native::conv2d_backward_im2col;
+  kernels.int8_gemm = tinytorch::native::int8_gemm_fast;
   tinytorch::detail::install_fast_kernels(kernels);
   return 17;
 }

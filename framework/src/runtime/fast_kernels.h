@@ -42,6 +42,9 @@ struct FastKernels {
   std::tuple<Tensor, Tensor, Tensor> (*conv2d_backward)(const Tensor& grad_output, const Tensor& input,
                                                         const Tensor& weight, const native::Conv2dParams& params,
                                                         const std::array<bool, 3>& output_mask) = nullptr;
+  // Same contract as native::int8_gemm_loops (acc = a w^T in int32), for activation codes a within
+  // [0, 127] (QuantizedLinear's reduce_range): AVX-512 VNNI or AVX2 where the CPU has them.
+  bool (*int8_gemm)(int64_t m, int64_t n, int64_t k, const uint8_t* a, const int8_t* w, int32_t* acc) = nullptr;
 };
 
 const FastKernels& fast_kernels();
