@@ -6,6 +6,8 @@
 #include <exception>
 #include <stdexcept>
 #include <functional>
+#include <limits>
+#include <tuple>
 #include <string>
 #include <vector>
 
@@ -52,6 +54,13 @@
 #define BENCH_HAS_INT8_KERNEL_NAME 1
 #endif
 #endif
+#if __has_include(<tinytorch/nn/modules/embedding.h>) && __has_include(<tinytorch/nn/modules/attention.h>) && \
+    __has_include(<tinytorch/nn/modules/normalization.h>)
+#define BENCH_HAS_TRANSFORMER 1
+#endif
+#endif
+#ifdef BENCH_WITH_LIBTORCH
+#define BENCH_HAS_TRANSFORMER 1
 #endif
 
 namespace {
@@ -238,6 +247,75 @@ void lenet5_case(const std::string& name, int64_t batch, const bench::Options& o
 #endif
 }
 
+// ---- 4c. One GPT training step: embeddings, causal multi-head attention, LayerNorm, GELU MLP ----
+
+#ifdef BENCH_HAS_TRANSFORMER
+// A pre-LN GPT block, (N, L, E) in and out; nn::MultiheadAttention wants (L, N, E).
+struct BenchBlockImpl : torch::nn::Module {
+  BenchBlockImpl(int64_t embed_dim, int64_t heads)
+      : ln1(register_module("ln1", torch::nn::LayerNorm(torch::nn::LayerNormOptions({embed_dim})))),
+        attention(register_module("attention", torch::nn::MultiheadAttention(torch::nn::MultiheadAttentionOptions(embed_dim, heads)))),
+        ln2(register_module("ln2", torch::nn::LayerNorm(torch::nn::LayerNormOptions({embed_dim})))),
+        fc1(register_module("fc1", torch::nn::Linear(embed_dim, 4 * embed_dim))),
+        fc2(register_module("fc2", torch::nn::Linear(4 * embed_dim, embed_dim))) {}
+  torch::Tensor forward(const torch::Tensor& x, const torch::Tensor& mask) {
+    const auto normed = ln1(x).transpose(0, 1);
+    const auto attended = std::get<0>(attention->forward(normed, normed, normed, torch::Tensor(), false, mask));
+    const auto h = x + attended.transpose(0, 1);
+    return h + fc2(torch::nn::functional::gelu(fc1(ln2(h))));
+  }
+  torch::nn::LayerNorm ln1;
+  torch::nn::MultiheadAttention attention;
+  torch::nn::LayerNorm ln2;
+  torch::nn::Linear fc1, fc2;
+};
+TORCH_MODULE(BenchBlock);
+#endif
+
+// Milestone 05's TinyGPT at the size: vocabulary 66 (TinyTalks' characters), d = 128, 4 layers,
+// 4 heads, context 64, batch 16; forward, cross-entropy, backward and an Adam step.
+void gpt_case(const std::string& name, const bench::Options& options) {
+#if defined(BENCH_HAS_TRANSFORMER) && defined(BENCH_HAS_AUTOGRAD) && defined(BENCH_HAS_OPTIM)
+  const int64_t vocabulary = 66, embed = 128, layers = 4, heads = 4, context = 64, batch = 16;
+  torch::manual_seed(0);
+  torch::nn::Embedding tokens(vocabulary, embed), positions(context, embed);
+  std::vector<BenchBlock> blocks;
+  for (int64_t l = 0; l < layers; ++l) blocks.emplace_back(embed, heads);
+  torch::nn::LayerNorm ln_final(torch::nn::LayerNormOptions({embed}));
+  torch::nn::Linear head(embed, vocabulary);
+  std::vector<torch::Tensor> parameters;
+  auto add = [&](const std::vector<torch::Tensor>& p) { parameters.insert(parameters.end(), p.begin(), p.end()); };
+  add(tokens->parameters());
+  add(positions->parameters());
+  for (auto& block : blocks) add(block->parameters());
+  add(ln_final->parameters());
+  add(head->parameters());
+  torch::optim::Adam optimizer(parameters, torch::optim::AdamOptions(1e-3));
+  auto mask = torch::zeros({context, context});
+  for (int64_t i = 0; i < context; ++i)
+    for (int64_t j = i + 1; j < context; ++j) mask[i][j] = -std::numeric_limits<float>::infinity();
+  const auto x = torch::randint(0, vocabulary, {batch, context}, torch::kLong);
+  const auto y = torch::randint(0, vocabulary, {batch, context}, torch::kLong);
+  const auto position_ids = torch::arange(context, torch::kLong);
+  // Multiply-adds per token: 12 d^2 per layer (QKV 3d^2, output d^2, MLP 8d^2), 2 L d per layer for
+  // the scores and the weighted sum (L / 2 on average under the mask, counted in full as computed),
+  // and d V for the head. A training step is about 3x the forward.
+  const double macs_per_token = layers * (12.0 * embed * embed + 2.0 * context * embed) + embed * vocabulary;
+  run_and_print(name, options, 3.0 * 2.0 * macs_per_token * batch * context, [&] {
+    optimizer.zero_grad();
+    auto h = tokens(x) + positions(position_ids);
+    for (auto& block : blocks) h = block->forward(h, mask);
+    auto logits = head(ln_final(h));
+    auto loss = torch::nn::functional::cross_entropy(logits.reshape({batch * context, vocabulary}), y.reshape({-1}));
+    loss.backward();
+    optimizer.step();
+  });
+#else
+  bench::print_unavailable(name, BENCH_IMPL, options.threads,
+                           "not available: needs modules 11-13 (Embedding, MultiheadAttention, LayerNorm)");
+#endif
+}
+
 // ---- 5. Per-op overhead: what one tiny op costs beyond its arithmetic ----
 
 void add_case(const std::string& name, bool requires_grad, bool backward, const bench::Options& options) {
@@ -339,6 +417,8 @@ std::vector<Case> all_cases() {
                    [](const bench::Options& o) { conv_case("conv_3_32_32x32", 32, 3, 32, 32, o); }});
   cases.push_back({"lenet5_step", "LeNet-5 (conv 6, 16; pool; 120-84-10) on 1x28x28, batch 64: one SGD step",
                    [](const bench::Options& o) { lenet5_case("lenet5_step", 64, o); }});
+  cases.push_back({"gpt_step", "GPT d=128, 4 layers, 4 heads, context 64, batch 16: one Adam training step",
+                   [](const bench::Options& o) { gpt_case("gpt_step", o); }});
   cases.push_back({"add_1", "a + b on 1-element tensors",
                    [](const bench::Options& o) { add_case("add_1", false, false, o); }});
   cases.push_back({"add_1_grad", "a + b, both requiring grad (records the graph)",

@@ -6,3 +6,4 @@
 #include "tinytorch/data/datasets/mnist.h"
 #include "tinytorch/data/datasets/tensor.h"
 #include "tinytorch/data/datasets/tinydigits.h"
+#include "tinytorch/data/datasets/tinytalks.h"

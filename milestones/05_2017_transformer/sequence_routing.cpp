@@ -1,0 +1,193 @@
+// Milestone 05 (2017), part 1: attention routes information between positions. Three small tasks
+// that a network without attention cannot do position-independently, each learned by a fresh
+// two-block transformer made of YOUR nn::Embedding, nn::MultiheadAttention, nn::LayerNorm and
+// nn::Linear, trained with YOUR autograd and Adam:
+//
+//     reversal   PYTHON -> NOHTYP         position i must read position 5 - i
+//     copy       PYTHON -> PYTHON         position i must read itself
+//     mixed      [R]PYTHON -> [R]NOHTYP,  [C]PYTHON -> [C]PYTHON: the first token chooses the route
+//
+// tito judges the exact whole-sequence match on held-out sequences, never seen in training (gates
+// in milestone.json: 0.95, 0.95, 0.90). The attention maps of the reversal model are drawn: a
+// model that really routes shows the anti-diagonal.
+#include <tinytorch/torch.h>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "../common/milestone_support.h"
+#include "transformer_blocks.h"
+
+namespace {
+
+constexpr int kPart = 1;
+constexpr int64_t kLetters = 26;
+constexpr int64_t kReverseToken = 26, kCopyToken = 27, kVocabulary = 28;
+constexpr int64_t kWord = 6;  // letters per sequence
+constexpr int64_t kEmbed = 48, kHeads = 4, kHidden = 96, kBlocks = 2;
+constexpr int64_t kBatch = 64;
+constexpr double kLearningRate = 5e-3;
+
+enum class Route { kReverse, kCopy, kMixed };
+
+struct Task {
+  const char* name;
+  const char* metric;
+  Route route;
+  int64_t train_size, test_size, steps;
+};
+
+// Tokens -> text: letters as A-Z, the route tokens as [R] and [C].
+std::string spelled(const std::vector<int64_t>& tokens) {
+  std::string text;
+  for (const int64_t t : tokens)
+    text += t == kReverseToken ? std::string("[R]") : t == kCopyToken ? std::string("[C]") : std::string(1, 'A' + t);
+  return text;
+}
+
+struct Sequences {
+  torch::Tensor inputs, targets;        // (N, L) int64
+  std::vector<std::vector<int64_t>> rows;  // the inputs, for printing
+};
+
+// `count` random words, none of which is in `exclude`; every word drawn is added to `exclude`, so a
+// held-out set drawn after the training set never repeats a training word.
+Sequences make_sequences(Route route, int64_t count, std::mt19937& rng, std::set<std::vector<int64_t>>& exclude) {
+  std::uniform_int_distribution<int64_t> letter(0, kLetters - 1);
+  std::bernoulli_distribution coin(0.5);
+  std::vector<int64_t> inputs, targets;
+  Sequences s;
+  while (static_cast<int64_t>(s.rows.size()) < count) {
+    std::vector<int64_t> word(kWord);
+    for (auto& t : word) t = letter(rng);
+    const bool reverse = route == Route::kReverse || (route == Route::kMixed && coin(rng));
+    std::vector<int64_t> input = word, target = word;
+    if (reverse) target.assign(word.rbegin(), word.rend());
+    if (route == Route::kMixed) {  // the route token leads, and the target echoes it
+      input.insert(input.begin(), reverse ? kReverseToken : kCopyToken);
+      target.insert(target.begin(), reverse ? kReverseToken : kCopyToken);
+    }
+    if (!exclude.insert(input).second) continue;
+    inputs.insert(inputs.end(), input.begin(), input.end());
+    targets.insert(targets.end(), target.begin(), target.end());
+    s.rows.push_back(input);
+  }
+  const auto length = static_cast<int64_t>(s.rows.front().size());
+  s.inputs = torch::from_blob(inputs.data(), {count, length}, torch::kLong).clone();
+  s.targets = torch::from_blob(targets.data(), {count, length}, torch::kLong).clone();
+  return s;
+}
+
+struct RouterImpl : torch::nn::Module {
+  RouterImpl()
+      : tokens(register_module("tokens", torch::nn::Embedding(kVocabulary, kEmbed))),
+        positions(register_module("positions", torch::nn::Embedding(kWord + 1, kEmbed))),
+        ln_final(register_module("ln_final", torch::nn::LayerNorm(torch::nn::LayerNormOptions({kEmbed})))),
+        head(register_module("head", torch::nn::Linear(kEmbed, kVocabulary))) {
+    for (int64_t b = 0; b < kBlocks; ++b)
+      blocks.push_back(register_module("block" + std::to_string(b), milestone::Block(kEmbed, kHeads, kHidden)));
+  }
+
+  // (N, L) tokens -> (N, L, vocabulary) logits; `weights` receives each block's attention weights.
+  torch::Tensor forward(const torch::Tensor& x, std::vector<torch::Tensor>* weights = nullptr) {
+    torch::Tensor h = tokens(x) + positions(torch::arange(x.size(1), torch::kLong));
+    for (auto& block : blocks) {
+      torch::Tensor w;
+      h = block->forward(h, torch::Tensor(), weights ? &w : nullptr);
+      if (weights) weights->push_back(w);
+    }
+    return head(ln_final(h));
+  }
+
+  torch::nn::Embedding tokens, positions;
+  std::vector<milestone::Block> blocks;
+  torch::nn::LayerNorm ln_final;
+  torch::nn::Linear head;
+};
+TORCH_MODULE(Router);
+
+// The share of sequences whose every position is predicted right.
+double exact_match(Router& model, const Sequences& s) {
+  torch::NoGradGuard no_grad;
+  const torch::Tensor predicted = model->forward(s.inputs).argmax(-1);
+  return predicted.eq(s.targets).sum(1).eq(s.targets.size(1)).to(torch::kFloat).mean().item<double>();
+}
+
+std::vector<int64_t> row_of(const torch::Tensor& t) {
+  const torch::Tensor c = t.contiguous();
+  const int64_t* p = c.data_ptr<int64_t>();
+  return std::vector<int64_t>(p, p + c.numel());
+}
+
+}  // namespace
+
+int main() {
+  std::cout << "Milestone 05, part 1 - attention routes information (Vaswani et al., 2017)\n\n";
+  const auto started = std::chrono::steady_clock::now();
+  const std::vector<Task> tasks = {{"reversal", "reversal_accuracy", Route::kReverse, 2000, 300, 80},
+                                   {"copy", "copy_accuracy", Route::kCopy, 2000, 300, 40},
+                                   {"mixed", "mixed_accuracy", Route::kMixed, 3000, 300, 120}};
+  std::vector<double> accuracies;
+  std::vector<milestone::ImagePanelRow> picture;
+  for (size_t t = 0; t < tasks.size(); ++t) {
+    const Task& task = tasks[t];
+    torch::manual_seed(2017 + static_cast<int>(t));
+    std::mt19937 rng(2017 + static_cast<unsigned>(t));
+    std::set<std::vector<int64_t>> drawn;
+    const Sequences train = make_sequences(task.route, task.train_size, rng, drawn);
+    const Sequences test = make_sequences(task.route, task.test_size, rng, drawn);
+    Router model;
+    int64_t parameters = 0;
+    for (const auto& p : model->parameters()) parameters += p.numel();
+    std::printf("Task %zu, %s: %lld training and %lld held-out sequences; a fresh %s-parameter model\n", t + 1,
+                task.name, static_cast<long long>(task.train_size), static_cast<long long>(task.test_size),
+                milestone::with_commas(parameters).c_str());
+    torch::optim::Adam optimizer(model->parameters(), torch::optim::AdamOptions(kLearningRate));
+    const auto training_started = std::chrono::steady_clock::now();
+    for (int64_t step = 1; step <= task.steps; ++step) {
+      const torch::Tensor index = torch::randint(task.train_size, {kBatch}, torch::kLong);
+      const torch::Tensor inputs = train.inputs.index_select(0, index), targets = train.targets.index_select(0, index);
+      const torch::Tensor logits = model->forward(inputs);
+      torch::Tensor loss = torch::nn::functional::cross_entropy(logits.reshape({-1, kVocabulary}), targets.reshape({-1}));
+      optimizer.zero_grad();
+      loss.backward();
+      optimizer.step();
+      if (step % 20 == 0 || step == task.steps)
+        std::printf("  step %4lld/%lld  loss %.4f  held-out exact match %5.1f%%\n", static_cast<long long>(step),
+                    static_cast<long long>(task.steps), loss.item<double>(), 100 * exact_match(model, test));
+    }
+    const double accuracy = exact_match(model, test);
+    accuracies.push_back(accuracy);
+    std::printf("  %s: %.1f%% of held-out sequences exactly right (%.2f s of training)\n", task.name, 100 * accuracy,
+                milestone::seconds_since(training_started));
+    {
+      torch::NoGradGuard no_grad;
+      const torch::Tensor shown = test.inputs.narrow(0, 0, 3);
+      std::vector<torch::Tensor> weights;
+      const torch::Tensor answers = model->forward(shown, &weights).argmax(-1);
+      for (int64_t i = 0; i < 3; ++i)
+        std::printf("    %s -> %s\n", spelled(row_of(shown[i])).c_str(), spelled(row_of(answers[i])).c_str());
+      if (task.route == Route::kReverse) {
+        for (size_t b = 0; b < weights.size(); ++b) {
+          milestone::ImagePanelRow row{"Reversal, block " + std::to_string(b + 1) + ": attention of each head on " +
+                                           spelled(row_of(shown[0])) + " (row: output position, column: input position)",
+                                       {}, false};
+          for (int64_t h = 0; h < kHeads; ++h)
+            row.panels.push_back(milestone::attention_panel(weights[b][0][h], "head " + std::to_string(h + 1)));
+          picture.push_back(row);
+        }
+      }
+    }
+    std::printf("\n");
+  }
+  milestone::write_output_file("attention_routing.svg",
+                               milestone::svg_panel_rows("Milestone 05: where the reversal model looks", picture));
+  std::printf("Wall time: %.2f s\n", milestone::seconds_since(started));
+  for (size_t t = 0; t < tasks.size(); ++t) milestone::report_result(kPart, tasks[t].metric, accuracies[t]);
+  return 0;
+}
