@@ -16,6 +16,7 @@
 #include "tinytorch/nn/modules/dropout.h"
 #include "tinytorch/nn/modules/flatten.h"
 #include "tinytorch/nn/modules/linear.h"
+#include "tinytorch/nn/modules/normalization.h"
 #include "tinytorch/nn/modules/pooling.h"
 #include "tinytorch/nn/ordered_dict.h"
 #include "tinytorch/nn/pimpl.h"
