@@ -349,3 +349,36 @@ TEST_CASE("gradcheck: where, masked_fill, masked_select, index_select and mask i
   check_gradients([&](const std::vector<Tensor>& v) { return v[0].index({mask}); }, {x});
   check_gradients([](const std::vector<Tensor>& v) { return v[0].index({torch::tensor({2, 0}), 1}); }, {x});
 }
+
+TEST_CASE("gradcheck: gather, scatter, scatter_add, index_add and embedding (repeated indices)",
+          "[autograd][gradcheck]") {
+  torch::manual_seed(11);
+  const Tensor x = random_tensor({3, 4});
+  const Tensor src = random_tensor({3, 2});
+  const Tensor index = torch::tensor({{0, 3}, {2, 2}, {1, 0}});  // row 1 picks column 2 twice
+  check_gradients([&](const std::vector<Tensor>& v) { return v[0].gather(1, index); }, {x});
+  check_gradients([&](const std::vector<Tensor>& v) { return torch::gather(v[0], 0, torch::tensor({{2, 2, 0, 1}})); },
+                  {x});
+  // scatter with distinct positions (with repeats the last write wins, which is not differentiable in src).
+  const Tensor distinct = torch::tensor({{0, 3}, {2, 1}, {1, 0}});
+  check_gradients([&](const std::vector<Tensor>& v) { return v[0].scatter(1, distinct, v[1]); }, {x, src});
+  check_gradients([&](const std::vector<Tensor>& v) { return v[0].scatter(1, distinct, 0.5); }, {x});
+  check_gradients([&](const std::vector<Tensor>& v) { return v[0].scatter_add(1, index, v[1]); }, {x, src});
+  check_gradients([&](const std::vector<Tensor>& v) { return v[0].index_add(0, torch::tensor({2, 2, 0}), v[1], 1.5); },
+                  {random_tensor({3, 2}), src});
+  check_gradients(
+      [&](const std::vector<Tensor>& v) {
+        Tensor y = v[0] * 1.0;  // a non-leaf, so the in-place forms may write into it
+        y.scatter_add_(1, index, v[1]);
+        y.index_add_(1, torch::tensor({3, 3}), v[1]);
+        return y;
+      },
+      {x, src});
+  check_gradients([](const std::vector<Tensor>& v) { return torch::embedding(v[0], torch::tensor({{1, 1}, {4, 0}})); },
+                  {random_tensor({5, 3})});
+  // (padding_idx and scale_grad_by_freq change the gradient on purpose: not checked against differences.)
+  // gather and scatter_add are each other's gradient, both recorded: their second order works.
+  check_second_order([&](const std::vector<Tensor>& v) { return (v[0].gather(1, index) * v[0].narrow(1, 0, 2)); },
+                     {x});
+  check_second_order([&](const std::vector<Tensor>& v) { return v[0].scatter_add(1, index, v[1] * v[1]); }, {x, src});
+}

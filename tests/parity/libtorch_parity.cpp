@@ -145,6 +145,34 @@ static void show_convolution() {
 
 // Pooling, batch normalisation and the small CNN layers (module 09): values, gradients, node names,
 // running statistics, printing and error messages, in double where the numbers are exact.
+// Embeddings (module 11): lookups, EmbeddingBackward0 with repeated ids, padding and frequency
+// scaling, max_norm's in-place renormalisation, and gather / scatter_add / index_add with gradients.
+static void show_embeddings() {
+  namespace F = torch::nn::functional;
+  auto table = (torch::arange(20, torch::kFloat).reshape({5, 4}) * 0.37 - 2).requires_grad_();
+  auto ids = torch::tensor({{4, 1, 1}, {0, 4, 2}});
+  auto out = torch::embedding(table, ids, /*padding_idx=*/2, /*scale_grad_by_freq=*/true);
+  show("embedding", out);
+  (out * torch::arange(24, torch::kFloat).reshape({2, 3, 4})).sum().backward();
+  show("embedding grad (padding 2, scale_grad_by_freq)", table.grad());
+  auto renormed = torch::arange(8, torch::kFloat).reshape({4, 2}) - 3;
+  show("F::embedding max_norm", F::embedding(torch::tensor({0, 3, 3}), renormed,
+                                             F::EmbeddingFuncOptions().max_norm(2.0).norm_type(3)));
+  show("max_norm table", renormed);
+  auto x = (torch::arange(12, torch::kDouble).reshape({3, 4}) * 0.5).requires_grad_();
+  auto index = torch::tensor({{3, 3}, {0, 2}, {1, 1}});
+  auto src = torch::tensor({{1.0, -1.0}, {2.0, 0.5}, {4.0, 3.0}}, torch::kDouble).requires_grad_();
+  auto gathered = x.gather(1, index);
+  auto added = x.scatter_add(1, index, src);
+  auto indexed = x.index_add(0, torch::tensor({2, 2, 0}), torch::cat({src, src}, 1), -0.5);
+  show("gather", gathered);
+  show("scatter_add", added);
+  show("index_add", indexed);
+  ((gathered * gathered).sum() + (added * x).sum() + (indexed * indexed).sum()).backward();
+  show("gather/scatter_add/index_add grad x", x.grad());
+  show("gather/scatter_add/index_add grad src", src.grad());
+}
+
 static void show_spatial() {
   namespace nn = torch::nn;
   namespace F = torch::nn::functional;
@@ -316,5 +344,6 @@ int main() {
   show_gradients();
   show_convolution();
   show_spatial();
+  show_embeddings();
   return 0;
 }

@@ -132,6 +132,17 @@ Tensor masked_fill(const Tensor& self, const Tensor& mask, const Tensor& value);
 // The elements where mask (broadcast with self) is true, as a 1-D tensor.
 Tensor masked_select(const Tensor& self, const Tensor& mask);
 
+// Gather, scatter, index_add and one_hot (src/01_tensor/scatter_gather.cpp), LibTorch's spellings.
+// gather (out has index's shape):   out[i][j] = self[i][index[i][j]]        (dim = 1)
+// scatter / scatter_add:            out[i][index[i][j]] = (or +=) src[i][j] (dim = 1)
+Tensor gather(const Tensor& self, int64_t dim, const Tensor& index, bool sparse_grad = false);
+Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
+Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value);
+Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
+Tensor index_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source, const Scalar& alpha = 1);
+// (*) Long class ids -> (*, num_classes) Long of 0/1; num_classes -1: the largest id + 1.
+Tensor one_hot(const Tensor& self, int64_t num_classes = -1);
+
 // More reductions, LibTorch's free spellings of the Tensor methods (src/01_tensor/statistics.cpp).
 inline Tensor prod(const Tensor& self, std::optional<ScalarType> dtype = std::nullopt) { return self.prod(dtype); }
 inline Tensor prod(const Tensor& self, int64_t dim, bool keepdim = false, std::optional<ScalarType> dtype = std::nullopt) {

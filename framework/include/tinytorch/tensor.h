@@ -172,6 +172,18 @@ class Tensor {
   // Masks and index tensors (src/01_tensor/masks.cpp; torch::where and friends in functions.h).
   Tensor nonzero() const;
   Tensor index_select(int64_t dim, const Tensor& index) const;
+  // Gather / scatter by an index tensor (src/01_tensor/scatter_gather.cpp): index (Long) has self's
+  // rank; along dim its values say which element, elsewhere its position does.
+  Tensor gather(int64_t dim, const Tensor& index, bool sparse_grad = false) const;
+  Tensor scatter(int64_t dim, const Tensor& index, const Tensor& src) const;
+  Tensor scatter(int64_t dim, const Tensor& index, const Scalar& value) const;
+  Tensor& scatter_(int64_t dim, const Tensor& index, const Tensor& src);
+  Tensor& scatter_(int64_t dim, const Tensor& index, const Scalar& value);
+  Tensor scatter_add(int64_t dim, const Tensor& index, const Tensor& src) const;
+  Tensor& scatter_add_(int64_t dim, const Tensor& index, const Tensor& src);
+  // self.select(dim, index[k]) += alpha * source.select(dim, k); index is 1-D Long.
+  Tensor index_add(int64_t dim, const Tensor& index, const Tensor& source, const Scalar& alpha = 1) const;
+  Tensor& index_add_(int64_t dim, const Tensor& index, const Tensor& source, const Scalar& alpha = 1);
   Tensor masked_select(const Tensor& mask) const;
   Tensor masked_fill(const Tensor& mask, const Scalar& value) const;
   Tensor masked_fill(const Tensor& mask, const Tensor& value) const;
