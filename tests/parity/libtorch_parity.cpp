@@ -5,7 +5,9 @@
 #else
 #include <tinytorch/torch.h>
 #endif
+#include <cmath>
 #include <cstdio>
+#include <limits>
 #include <iostream>
 #include <tuple>
 #include <vector>
@@ -205,6 +207,75 @@ static void show_spatial() {
   try { nn::BatchNorm1d(2)(torch::ones({1, 2})); } catch (const std::exception& e) { std::cout << "## batchnorm one value error\n" << first_line(e) << "\n"; }
 }
 
+// Multi-head attention (module 12), LibTorch 1.13's nn::MultiheadAttention with the same weights in
+// double: self- and cross-attention, a float attn_mask with a key_padding_mask, kdim/vdim (separate
+// projection weights), add_bias_kv with add_zero_attn, per-head weights, gradients, printing and
+// parameter names. (scaled_dot_product_attention is not in LibTorch 1.13: module 12's tests check it
+// against the formula instead.)
+static void show_attention() {
+  namespace nn = torch::nn;
+  auto wave = [](std::vector<int64_t> sizes, double phase) {
+    int64_t n = 1;
+    for (int64_t s : sizes) n *= s;
+    std::vector<double> v(n);
+    for (int64_t i = 0; i < n; ++i) v[i] = 0.5 * std::sin(0.37 * static_cast<double>(i) + phase);
+    return torch::tensor(v, torch::kDouble).reshape(sizes);
+  };
+  auto set_weights = [&](nn::MultiheadAttention& attention) {
+    torch::NoGradGuard no_grad;
+    double phase = 0.0;
+    for (auto& parameter : attention->named_parameters()) {
+      parameter.value().copy_(wave(parameter.value().sizes().vec(), phase));
+      phase += 1.0;
+    }
+  };
+  auto first_line = [](const std::exception& e) { std::string s = e.what(); return s.substr(0, s.find('\n')); };
+
+  nn::MultiheadAttention self_attention(nn::MultiheadAttentionOptions(4, 2));
+  self_attention->to(torch::kDouble);
+  set_weights(self_attention);
+  std::cout << "## mha module\n" << *self_attention << "\n";
+  std::cout << "## mha parameters\n";
+  for (const auto& parameter : self_attention->named_parameters()) std::cout << parameter.key() << " " << parameter.value().sizes() << "\n";
+  auto x = wave({3, 2, 4}, 0.3).requires_grad_();
+  auto self_result = self_attention(x, x, x);
+  show("mha self output", std::get<0>(self_result));
+  show("mha self weights", std::get<1>(self_result));
+  (std::get<0>(self_result) * wave({3, 2, 4}, 2.0)).sum().backward();
+  show("mha grad in_proj_weight", self_attention->in_proj_weight.grad());
+  show("mha grad out_proj.weight", self_attention->out_proj->weight.grad());
+  show("mha grad input", x.grad());
+
+  auto query = wave({2, 3, 4}, 0.7), memory = wave({5, 3, 4}, 1.1);
+  auto causal_like = torch::zeros({2, 5}, torch::kDouble);
+  causal_like.index_put_({0, Slice(2, None)}, -std::numeric_limits<double>::infinity());
+  auto padding = torch::tensor({false, false, false, true, true, false, false, false, false, true, false, false,
+                                false, false, false}).reshape({3, 5});
+  auto cross = self_attention->forward(query, memory, memory, padding, true, causal_like);
+  show("mha cross output", std::get<0>(cross));
+  show("mha cross weights", std::get<1>(cross));
+  auto per_head = self_attention->forward(query, memory, memory, {}, true, {}, false);
+  show("mha per-head weights", std::get<1>(per_head).reshape({-1, 2, 5}));
+  std::cout << "## mha need_weights false\n" << std::get<1>(self_attention->forward(x, x, x, {}, false)).defined() << "\n";
+
+  nn::MultiheadAttention separate(nn::MultiheadAttentionOptions(4, 2).kdim(3).vdim(3).bias(false));
+  separate->to(torch::kDouble);
+  set_weights(separate);
+  std::cout << "## mha kdim vdim parameters\n";
+  for (const auto& parameter : separate->named_parameters()) std::cout << parameter.key() << " " << parameter.value().sizes() << "\n";
+  show("mha kdim vdim output", std::get<0>(separate(query, wave({5, 3, 3}, 0.2), wave({5, 3, 3}, 0.9))));
+
+  nn::MultiheadAttention extra_keys(nn::MultiheadAttentionOptions(4, 1).add_bias_kv(true).add_zero_attn(true));
+  extra_keys->to(torch::kDouble);
+  set_weights(extra_keys);
+  std::cout << "## mha bias_kv parameters\n";
+  for (const auto& parameter : extra_keys->named_parameters()) std::cout << parameter.key() << " " << parameter.value().sizes() << "\n";
+  auto extended = extra_keys->forward(query, memory, memory, padding, true, causal_like);
+  show("mha bias_kv zero_attn output", std::get<0>(extended));
+  show("mha bias_kv zero_attn weights", std::get<1>(extended));
+  try { nn::MultiheadAttention(nn::MultiheadAttentionOptions(6, 4)); } catch (const std::exception& e) { std::cout << "## mha heads error\n" << first_line(e) << "\n"; }
+}
+
 int main() {
   // Factories and dtype inference.
   show("tensor floats", torch::tensor({{1.5, 2.0}, {3.0, 4.0}}));
@@ -316,5 +387,6 @@ int main() {
   show_gradients();
   show_convolution();
   show_spatial();
+  show_attention();
   return 0;
 }
