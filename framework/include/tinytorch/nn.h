@@ -11,6 +11,7 @@
 #include "tinytorch/nn/modules/container/modulelist.h"
 #include "tinytorch/nn/modules/container/named_any.h"
 #include "tinytorch/nn/modules/container/sequential.h"
+#include "tinytorch/nn/modules/attention.h"
 #include "tinytorch/nn/modules/batchnorm.h"
 #include "tinytorch/nn/modules/conv.h"
 #include "tinytorch/nn/modules/dropout.h"

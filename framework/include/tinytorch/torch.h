@@ -23,6 +23,7 @@
 
 #include "tinytorch/activations.h"
 #include "tinytorch/allocator.h"
+#include "tinytorch/attention.h"
 #include "tinytorch/autograd.h"
 #include "tinytorch/convolution.h"
 #include "tinytorch/data/data.h"
@@ -40,6 +41,7 @@
 #include "tinytorch/normalization.h"
 #include "tinytorch/nn.h"
 #include "tinytorch/nn/functional/activation.h"
+#include "tinytorch/nn/functional/attention.h"
 #include "tinytorch/nn/functional/batchnorm.h"
 #include "tinytorch/nn/functional/conv.h"
 #include "tinytorch/nn/functional/dropout.h"
