@@ -9,6 +9,7 @@
 #include <functional>
 #include <set>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "test_helpers.h"
@@ -270,4 +271,41 @@ TEST_CASE("GPT generate appends tokens, crops to max_seq_len, is greedy at tempe
   CHECK_THROWS_WITH(models::GPT(models::GPTOptions(7, 4).embed_dim(10).num_heads(4)),
                     "GPTOptions: embed_dim must be divisible by num_heads (got embed_dim=10, num_heads=4): choose "
                     "num_heads among embed_dim's divisors");
+}
+
+TEST_CASE("TransformerEncoderLayer is LibTorch's post-LN layer on (S, N, E)", "[transformers][encoder]") {
+  torch::manual_seed(4);
+  nn::TransformerEncoderLayerOptions options(8, 2);
+  CHECK(options.dim_feedforward() == 2048);
+  CHECK(options.dropout() == 0.1);
+  CHECK(std::holds_alternative<torch::enumtype::kReLU>(options.activation()));
+  nn::TransformerEncoderLayer layer(options.dim_feedforward(16).dropout(0.0).activation(torch::kGELU));
+  std::vector<std::string> names;
+  for (const auto& p : layer->named_parameters()) names.push_back(p.key());
+  CHECK(names == std::vector<std::string>{"self_attn.in_proj_weight", "self_attn.in_proj_bias",
+                                          "self_attn.out_proj.weight", "self_attn.out_proj.bias", "linear1.weight",
+                                          "linear1.bias", "linear2.weight", "linear2.bias", "norm1.weight",
+                                          "norm1.bias", "norm2.weight", "norm2.bias"});
+  const Tensor src = torch::randn({5, 2, 8});
+  const Tensor mask = models::causal_mask(5);
+  const Tensor out = layer(src, mask);
+  CHECK(shape(out) == Sizes{5, 2, 8});
+  // The definition, from the layer's own parts: add, then norm, twice.
+  const Tensor attended = std::get<0>(layer->self_attn(src, src, src, Tensor(), true, mask));
+  const Tensor x = layer->norm1(src + attended);
+  const Tensor expected = layer->norm2(x + layer->linear2(torch::gelu(layer->linear1(x))));
+  CHECK(out.allclose(expected, 1e-5, 1e-6));
+  // A callable activation, and an encoder of clones with a final norm.
+  nn::TransformerEncoderLayer custom(nn::TransformerEncoderLayerOptions(8, 2).dim_feedforward(16).dropout(0.0).activation(
+      [](const Tensor& t) { return torch::tanh(t); }));
+  CHECK(shape(custom(src)) == Sizes{5, 2, 8});
+  nn::TransformerEncoder encoder(
+      nn::TransformerEncoderOptions(layer, 3).norm(torch::nn::AnyModule(nn::LayerNorm(nn::LayerNormOptions({8})))));
+  CHECK(encoder->layers->size() == 3);
+  CHECK(encoder->named_parameters().size() == 3 * 12 + 2);
+  const Tensor encoded = encoder(src, mask);
+  CHECK(shape(encoded) == Sizes{5, 2, 8});
+  Tensor by_hand = src;
+  for (size_t i = 0; i < 3; ++i) by_hand = encoder->layers->ptr<nn::TransformerEncoderLayerImpl>(i)->forward(by_hand, mask);
+  CHECK(encoded.allclose(torch::layer_norm(by_hand, {8}), 1e-5, 1e-6));
 }

@@ -20,6 +20,7 @@
 #include "tinytorch/nn/modules/linear.h"
 #include "tinytorch/nn/modules/normalization.h"
 #include "tinytorch/nn/modules/pooling.h"
+#include "tinytorch/nn/modules/transformerlayer.h"
 #include "tinytorch/nn/modules/positional_encoding.h"
 #include "tinytorch/nn/ordered_dict.h"
 #include "tinytorch/nn/pimpl.h"

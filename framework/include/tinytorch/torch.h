@@ -37,7 +37,6 @@
 #include "tinytorch/indexing.h"
 #include "tinytorch/int_array_ref.h"
 #include "tinytorch/losses.h"
-#include "tinytorch/models/gpt.h"
 #include "tinytorch/normalization.h"
 #include "tinytorch/nn.h"
 #include "tinytorch/nn/functional/activation.h"
@@ -51,6 +50,8 @@
 #include "tinytorch/nn/functional/pooling.h"
 #include "tinytorch/nn/modules/activation.h"
 #include "tinytorch/nn/modules/loss.h"
+// After nn.h: nn/functional/embedding.h's functional::detail would hide nn::detail from conv.h.
+#include "tinytorch/models/gpt.h"
 #include "tinytorch/optim.h"
 #include "tinytorch/parallel.h"
 #include "tinytorch/pooling.h"

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "tinytorch/activations.h"
+#include "tinytorch/attention.h"
 #include "tinytorch/autograd.h"
 #include "tinytorch/factories.h"
 #include "tinytorch/functions.h"
@@ -36,7 +37,6 @@ void CausalSelfAttentionImpl::reset() {
            " (got embed_dim=", embed_dim, ", num_heads=", num_heads, "): choose num_heads among embed_dim's divisors");
   qkv = register_module("qkv", nn::Linear(embed_dim, 3 * embed_dim));
   proj = register_module("proj", nn::Linear(embed_dim, embed_dim));
-  attn_dropout = register_module("attn_dropout", nn::Dropout(dropout_p));
   resid_dropout = register_module("resid_dropout", nn::Dropout(dropout_p));
 }
 
@@ -46,35 +46,36 @@ void CausalSelfAttentionImpl::pretty_print(std::ostream& stream) const {
 }
 
 namespace {
-// Softmax attention of every head, (B, H, S, S), and the values, (B, H, S, hd), from one fused projection.
-std::tuple<Tensor, Tensor> weights_and_values(CausalSelfAttentionImpl& attention, const Tensor& x,
-                                              const Tensor& attn_mask) {
+// (output (B, S, d) before the output projection, weights (B, H, S, S)) by module 12's attention:
+// the heads are split and merged by its split_heads / merge_heads, which work on (S, B, d).
+std::tuple<Tensor, Tensor> attend(CausalSelfAttentionImpl& attention, const Tensor& x, const Tensor& attn_mask,
+                                  double dropout_p) {
   const int64_t embed_dim = attention.embed_dim, num_heads = attention.num_heads;
   TT_CHECK(x.dim() == 3 && x.size(2) == embed_dim, "CausalSelfAttention: expected an input of shape (B, S, ",
            embed_dim, "), but got ", x.sizes());
-  const int64_t batch = x.size(0), seq = x.size(1), head_dim = embed_dim / num_heads;
+  const int64_t seq = x.size(1), head_dim = embed_dim / num_heads;
   TT_CHECK(!attn_mask.defined() || (attn_mask.scalar_type() == kBool && attn_mask.dim() == 2 &&
                                     attn_mask.size(0) == seq && attn_mask.size(1) == seq),
            "CausalSelfAttention: attn_mask must be a (", seq, ", ", seq, ") bool tensor (true = masked), but got ",
            attn_mask.sizes(), " of ", attn_mask.scalar_type(), ": build it with models::causal_mask(", seq, ")");
-  const std::vector<Tensor> qkv = attention.qkv->forward(x).chunk(3, -1);
-  const auto heads = [&](const Tensor& t) {  // (B, S, d) -> (B, H, S, hd)
-    return t.reshape({batch, seq, num_heads, head_dim}).transpose(1, 2);
-  };
-  Tensor scores = heads(qkv[0]).matmul(heads(qkv[1]).transpose(-2, -1)).div(std::sqrt(static_cast<double>(head_dim)));
-  if (attn_mask.defined()) scores = scores.masked_fill(attn_mask, -INFINITY);
-  return {softmax(scores, -1), heads(qkv[2])};
+  const std::vector<Tensor> qkv = attention.qkv->forward(x).transpose(0, 1).chunk(3, -1);  // 3 x (S, B, d)
+  // true = masked here; module 12's attention adds a float mask: -inf where masked, 0 elsewhere.
+  const Tensor additive_mask =
+      attn_mask.defined() ? zeros({seq, seq}, x.options()).masked_fill(attn_mask, -INFINITY) : Tensor();
+  auto [heads_out, weights] = native::scaled_dot_product_attention_math(
+      native::split_heads(qkv[0], num_heads), native::split_heads(qkv[1], num_heads),
+      native::split_heads(qkv[2], num_heads), additive_mask, dropout_p, /*is_causal=*/false,
+      1.0 / std::sqrt(static_cast<double>(head_dim)));
+  return {native::merge_heads(heads_out).transpose(0, 1), weights};
 }
 }  // namespace
 
 Tensor CausalSelfAttentionImpl::attention_weights(const Tensor& x, const Tensor& attn_mask) {
-  return std::get<0>(weights_and_values(*this, x, attn_mask));
+  return std::get<1>(attend(*this, x, attn_mask, 0.0));
 }
 
 Tensor CausalSelfAttentionImpl::forward(const Tensor& x, const Tensor& attn_mask) {
-  auto [weights, values] = weights_and_values(*this, x, attn_mask);
-  const Tensor mixed = attn_dropout->forward(weights).matmul(values).transpose(1, 2).reshape(
-      {x.size(0), x.size(1), embed_dim});  // the heads side by side again: (B, S, d)
+  const Tensor mixed = std::get<0>(attend(*this, x, attn_mask, is_training() ? dropout_p : 0.0));
   return resid_dropout->forward(proj->forward(mixed));
 }
 
@@ -123,8 +124,8 @@ void GPTImpl::reset() {
   TT_CHECK(d > 0 && options.num_heads() > 0 && d % options.num_heads() == 0,
            "GPTOptions: embed_dim must be divisible by num_heads (got embed_dim=", d,
            ", num_heads=", options.num_heads(), "): choose num_heads among embed_dim's divisors");
-  token_embedding = register_parameter("token_embedding", empty({options.vocab_size(), d}));
-  position_embedding = register_parameter("position_embedding", empty({options.max_seq_len(), d}));
+  token_embedding = register_module("token_embedding", nn::Embedding(options.vocab_size(), d));
+  position_embedding = register_module("position_embedding", nn::Embedding(options.max_seq_len(), d));
   embed_dropout = register_module("embed_dropout", nn::Dropout(options.dropout()));
   blocks = register_module("blocks", nn::ModuleList());
   for (int64_t layer = 0; layer < options.num_layers(); ++layer) blocks->push_back(GPTBlock(options));
@@ -161,7 +162,7 @@ Tensor GPTImpl::forward(const Tensor& tokens) {
   TT_CHECK(tokens.dim() == 2 && tokens.scalar_type() == kLong,
            "GPT::forward: expected tokens of shape (B, S) and dtype Long, but got ", tokens.sizes(), " of ",
            tokens.scalar_type(), ": pass token ids, e.g. torch::tensor({{1, 2, 3}}) (add a batch dim with unsqueeze(0))");
-  const int64_t batch = tokens.size(0), seq = tokens.size(1);
+  const int64_t seq = tokens.size(1);
   TT_CHECK(seq <= options.max_seq_len(), "GPT::forward: a sequence of ", seq, " tokens is longer than max_seq_len=",
            options.max_seq_len(), ": crop it to the last ", options.max_seq_len(), " tokens or build a GPT with a larger max_seq_len");
   if (tokens.numel() > 0) {
@@ -169,9 +170,9 @@ Tensor GPTImpl::forward(const Tensor& tokens) {
     TT_CHECK(low >= 0 && high < options.vocab_size(), "GPT::forward: token ids must lie in [0, ",
              options.vocab_size(), "), but got ", low < 0 ? low : high, ": check the tokenizer's vocabulary size");
   }
-  const Tensor tok = token_embedding.index_select(0, tokens.reshape({-1})).view({batch, seq, options.embed_dim()});
-  const Tensor pos = position_embedding.narrow(0, 0, seq);  // (S, d), broadcast over the batch
-  Tensor x = embed_dropout->forward(tok + pos);
+  const Tensor positions = arange(seq, kLong);
+  // (B, S, d) + (S, d), broadcast over the batch.
+  Tensor x = embed_dropout->forward(token_embedding->forward(tokens) + position_embedding->forward(positions));
   for (const auto& block : *blocks) x = block->as<GPTBlockImpl>()->forward(x);
   return lm_head->forward(final_norm->forward(x));
 }

@@ -1,7 +1,7 @@
 #pragma once
 // Module 13 (Transformers): a decoder-only GPT. Not a LibTorch class (LibTorch has none): it lives
 // under tinytorch::models and is built from LibTorch's pieces (nn::Linear, nn::LayerNorm,
-// nn::Dropout) the way GPT-2 is.
+// nn::Dropout, nn::Embedding) the way GPT-2 is.
 //
 //   models::GPT gpt(models::GPTOptions(/*vocab_size=*/65, /*max_seq_len=*/64).embed_dim(128).num_layers(4));
 //   Tensor logits = gpt(tokens);                                        // tokens (B, S) kLong -> (B, S, V)
@@ -25,6 +25,7 @@
 #include "tinytorch/nn/module.h"
 #include "tinytorch/nn/modules/container/modulelist.h"
 #include "tinytorch/nn/modules/dropout.h"
+#include "tinytorch/nn/modules/embedding.h"
 #include "tinytorch/nn/modules/linear.h"
 #include "tinytorch/nn/modules/normalization.h"
 #include "tinytorch/nn/pimpl.h"
@@ -48,7 +49,8 @@ struct GPTOptions {
 // boolean attn_mask convention.
 Tensor causal_mask(int64_t seq_len);
 
-// Multi-head self-attention over a batch-first (B, S, d) input with one fused q/k/v projection.
+// Multi-head self-attention over a batch-first (B, S, d) input with one fused q/k/v projection; the
+// attention itself is module 12's (native::scaled_dot_product_attention_math, split/merge_heads).
 // attn_mask: undefined, or (S, S) kBool, true = masked out.
 class CausalSelfAttentionImpl : public nn::Cloneable<CausalSelfAttentionImpl> {
  public:
@@ -63,7 +65,7 @@ class CausalSelfAttentionImpl : public nn::Cloneable<CausalSelfAttentionImpl> {
   double dropout_p;
   nn::Linear qkv = nullptr;   // d -> 3 d: queries, keys and values side by side
   nn::Linear proj = nullptr;  // d -> d: mixes the heads back
-  nn::Dropout attn_dropout = nullptr, resid_dropout = nullptr;
+  nn::Dropout resid_dropout = nullptr;  // after the projection; the weights' dropout is module 12's
 };
 TORCH_MODULE(CausalSelfAttention);
 
@@ -125,8 +127,8 @@ class GPTImpl : public nn::Cloneable<GPTImpl> {
   double flops_per_forward(int64_t batch, int64_t seq_len) const;
 
   GPTOptions options;
-  Tensor token_embedding;     // (V, d): row t is token t's vector
-  Tensor position_embedding;  // (T, d): row s is added at position s
+  nn::Embedding token_embedding = nullptr;     // (V, d): row t is token t's vector
+  nn::Embedding position_embedding = nullptr;  // (T, d): row s is added at position s
   nn::Dropout embed_dropout = nullptr;
   nn::ModuleList blocks = nullptr;  // num_layers GPTBlock
   nn::LayerNorm final_norm = nullptr;
