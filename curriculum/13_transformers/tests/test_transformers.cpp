@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <string>
 #include <vector>
 
 using Sizes = std::vector<int64_t>;
@@ -259,7 +260,7 @@ TEST_CASE("top_k sampling keeps exactly the k most likely tokens", "[points=10][
 
 TEST_CASE("generate appends greedy tokens from the last position, cropping to max_seq_len", "[points=12][generate]") {
   torch::manual_seed(static_cast<uint64_t>(random_int(0, 1 << 20)));
-  const int64_t vocab = random_int(6, 9), max_seq_len = random_int(4, 5);
+  const int64_t vocab = random_int(6, 8), max_seq_len = random_int(4, 5);  // vocab <= embed_dim 8
   models::GPT gpt(small_options(vocab, max_seq_len));
   randomise(*gpt, 1.0);  // large weights: the argmax differs from position to position
   const int64_t prompt_length = random_int(2, 3), new_tokens = random_int(4, 6);
@@ -278,6 +279,31 @@ TEST_CASE("generate appends greedy tokens from the last position, cropping to ma
     INFO("token " << t);
     CHECK_THAT(out.select(1, t), Equals(expected));
   }
+  // A GPT built to predict "last token + 1 (mod V)": blocks that add nothing (zero output
+  // projections), one-hot token embeddings, no position embeddings, a head that maps token a to a + 1.
+  {
+    torch::NoGradGuard no_grad;
+    for (auto& named : gpt->named_parameters()) {
+      const std::string& name = named.key();
+      if (name.find("proj") != std::string::npos || name.find("position_embedding") != std::string::npos) named.value().zero_();
+    }
+    gpt->token_embedding->weight.zero_();
+    gpt->lm_head->weight.zero_();
+    for (int64_t a = 0; a < vocab; ++a) {
+      gpt->token_embedding->weight[a][a].fill_(4.0);
+      gpt->lm_head->weight[(a + 1) % vocab][a].fill_(1.0);
+    }
+    gpt->final_norm->weight.fill_(1.0);
+    gpt->final_norm->bias.zero_();
+  }
+  const torch::Tensor counted = gpt->generate(prompt, new_tokens, 0.0);
+  std::vector<int64_t> next_of_last;
+  for (int64_t row = 0; row < 2; ++row) {
+    const int64_t last = prompt[row][prompt_length - 1].item<int64_t>();
+    for (int64_t t = 1; t <= new_tokens; ++t) next_of_last.push_back((last + t) % vocab);
+  }
+  INFO("each new token must come from the last position of the last max_seq_len tokens: last + 1, last + 2, ...");
+  CHECK_THAT(counted.narrow(1, prompt_length, new_tokens), Equals(torch::tensor(next_of_last).reshape({2, new_tokens})));
 }
 
 TEST_CASE("a tiny GPT learns to continue a repeating sequence", "[points=10][integration]") {
