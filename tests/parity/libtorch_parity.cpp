@@ -358,13 +358,16 @@ static void show_transformers() {
     std::cout << "## encoder layer parameters\n";
     for (const auto& p : layer->named_parameters()) std::cout << p.key() << " " << p.value().sizes() << "\n";
     auto src = wave({5, 2, 8}, 0.2).requires_grad_();
-    auto mask = torch::arange(5).unsqueeze(0) > torch::arange(5).unsqueeze(1);
+    // A float causal mask (0 / -inf): LibTorch 1.13's C++ multi_head_attention_forward adds attn_mask to
+    // the scores even when it is kBool, so a bool mask is not diffable.
+    auto mask = torch::zeros({5, 5}, torch::kDouble).masked_fill(torch::arange(5).unsqueeze(0) > torch::arange(5).unsqueeze(1), -INFINITY);
     auto padding = torch::tensor({false, false, false, false, true, false, false, false, true, true}).reshape({2, 5});
     auto out = layer(src, mask, padding);
     show(gelu ? "encoder layer gelu" : "encoder layer relu", out);
     out.pow(2).sum().backward();
     show("encoder layer grad src", src.grad());
     nn::TransformerEncoder encoder(nn::TransformerEncoderOptions(layer, 2));
+    encoder->to(torch::kDouble);  // TinyTorch's clone() re-creates parameters as float (LibTorch keeps the dtype)
     show("encoder of 2", encoder(src.detach(), mask));
   }
 }
