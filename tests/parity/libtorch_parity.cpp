@@ -5,7 +5,9 @@
 #else
 #include <tinytorch/torch.h>
 #endif
+#include <cmath>
 #include <cstdio>
+#include <limits>
 #include <iostream>
 #include <tuple>
 #include <vector>
@@ -251,6 +253,143 @@ static void show_spatial() {
   try { nn::BatchNorm1d(2)(torch::ones({1, 2})); } catch (const std::exception& e) { std::cout << "## batchnorm one value error\n" << first_line(e) << "\n"; }
 }
 
+// Multi-head attention (module 12), LibTorch 1.13's nn::MultiheadAttention with the same weights in
+// double: self- and cross-attention, a float attn_mask with a key_padding_mask, kdim/vdim (separate
+// projection weights), add_bias_kv with add_zero_attn, per-head weights, gradients, printing and
+// parameter names. (scaled_dot_product_attention is not in LibTorch 1.13: module 12's tests check it
+// against the formula instead.)
+static void show_attention() {
+  namespace nn = torch::nn;
+  auto wave = [](std::vector<int64_t> sizes, double phase) {
+    int64_t n = 1;
+    for (int64_t s : sizes) n *= s;
+    std::vector<double> v(n);
+    for (int64_t i = 0; i < n; ++i) v[i] = 0.5 * std::sin(0.37 * static_cast<double>(i) + phase);
+    return torch::tensor(v, torch::kDouble).reshape(sizes);
+  };
+  auto set_weights = [&](nn::MultiheadAttention& attention) {
+    torch::NoGradGuard no_grad;
+    double phase = 0.0;
+    for (auto& parameter : attention->named_parameters()) {
+      parameter.value().copy_(wave(parameter.value().sizes().vec(), phase));
+      phase += 1.0;
+    }
+  };
+  auto first_line = [](const std::exception& e) { std::string s = e.what(); return s.substr(0, s.find('\n')); };
+
+  nn::MultiheadAttention self_attention(nn::MultiheadAttentionOptions(4, 2));
+  self_attention->to(torch::kDouble);
+  set_weights(self_attention);
+  std::cout << "## mha module\n" << *self_attention << "\n";
+  std::cout << "## mha parameters\n";
+  for (const auto& parameter : self_attention->named_parameters()) std::cout << parameter.key() << " " << parameter.value().sizes() << "\n";
+  auto x = wave({3, 2, 4}, 0.3).requires_grad_();
+  auto self_result = self_attention(x, x, x);
+  show("mha self output", std::get<0>(self_result));
+  show("mha self weights", std::get<1>(self_result));
+  (std::get<0>(self_result) * wave({3, 2, 4}, 2.0)).sum().backward();
+  show("mha grad in_proj_weight", self_attention->in_proj_weight.grad());
+  show("mha grad out_proj.weight", self_attention->out_proj->weight.grad());
+  show("mha grad input", x.grad());
+
+  auto query = wave({2, 3, 4}, 0.7), memory = wave({5, 3, 4}, 1.1);
+  auto causal_like = torch::zeros({2, 5}, torch::kDouble);
+  causal_like.index_put_({0, Slice(2, None)}, -std::numeric_limits<double>::infinity());
+  auto padding = torch::tensor({false, false, false, true, true, false, false, false, false, true, false, false,
+                                false, false, false}).reshape({3, 5});
+  auto cross = self_attention->forward(query, memory, memory, padding, true, causal_like);
+  show("mha cross output", std::get<0>(cross));
+  show("mha cross weights", std::get<1>(cross));
+  auto per_head = self_attention->forward(query, memory, memory, {}, true, {}, false);
+  show("mha per-head weights", std::get<1>(per_head).reshape({-1, 2, 5}));
+  std::cout << "## mha need_weights false\n" << std::get<1>(self_attention->forward(x, x, x, {}, false)).defined() << "\n";
+
+  nn::MultiheadAttention separate(nn::MultiheadAttentionOptions(4, 2).kdim(3).vdim(3).bias(false));
+  separate->to(torch::kDouble);
+  set_weights(separate);
+  std::cout << "## mha kdim vdim parameters\n";
+  for (const auto& parameter : separate->named_parameters()) std::cout << parameter.key() << " " << parameter.value().sizes() << "\n";
+  show("mha kdim vdim output", std::get<0>(separate(query, wave({5, 3, 3}, 0.2), wave({5, 3, 3}, 0.9))));
+
+  nn::MultiheadAttention extra_keys(nn::MultiheadAttentionOptions(4, 1).add_bias_kv(true).add_zero_attn(true));
+  extra_keys->to(torch::kDouble);
+  set_weights(extra_keys);
+  std::cout << "## mha bias_kv parameters\n";
+  for (const auto& parameter : extra_keys->named_parameters()) std::cout << parameter.key() << " " << parameter.value().sizes() << "\n";
+  auto extended = extra_keys->forward(query, memory, memory, padding, true, causal_like);
+  show("mha bias_kv zero_attn output", std::get<0>(extended));
+  show("mha bias_kv zero_attn weights", std::get<1>(extended));
+  try { nn::MultiheadAttention(nn::MultiheadAttentionOptions(6, 4)); } catch (const std::exception& e) { std::cout << "## mha heads error\n" << first_line(e) << "\n"; }
+}
+
+// Transformers (module 13): LayerNorm forward and gradients, topk/sort with gradients, and LibTorch
+// 1.13's post-LN nn::TransformerEncoderLayer / nn::TransformerEncoder with the same weights (dropout
+// off), masks included, in double.
+static void show_transformers() {
+  namespace nn = torch::nn;
+  auto wave = [](std::vector<int64_t> sizes, double phase) {
+    int64_t n = 1;
+    for (int64_t s : sizes) n *= s;
+    std::vector<double> v(n);
+    for (int64_t i = 0; i < n; ++i) v[i] = 0.5 * std::sin(0.41 * static_cast<double>(i) + phase);
+    return torch::tensor(v, torch::kDouble).reshape(sizes);
+  };
+  nn::LayerNorm norm(nn::LayerNormOptions({2, 3}).eps(1e-3));
+  norm->to(torch::kDouble);
+  {
+    torch::NoGradGuard no_grad;
+    norm->weight.copy_(wave({2, 3}, 0.3) + 1);
+    norm->bias.copy_(wave({2, 3}, 1.1));
+  }
+  auto x = (wave({4, 2, 3}, 0.0) * 3).requires_grad_();
+  auto y = norm(x);
+  show("layer_norm", y);
+  std::cout << "## layer_norm grad_fn\n" << y.grad_fn()->name() << "\n";
+  (y * wave({4, 2, 3}, 2.0)).sum().backward();
+  show("layer_norm grad input", x.grad());
+  show("layer_norm grad weight", norm->weight.grad());
+  show("layer_norm grad bias", norm->bias.grad());
+
+  auto scores = (wave({3, 5}, 0.7) * 10).requires_grad_();
+  auto [top, top_index] = scores.topk(3);
+  show("topk values", top);
+  show("topk indices", top_index);
+  auto [sorted, order] = scores.sort(0, true);
+  show("sort values", sorted);
+  show("sort indices", order);
+  (top.sum() * 2 + (sorted * wave({3, 5}, 0.1)).sum()).backward();
+  show("topk + sort grad", scores.grad());
+
+  for (bool gelu : {false, true}) {
+    auto options = nn::TransformerEncoderLayerOptions(8, 2).dim_feedforward(16).dropout(0.0);
+    if (gelu) options.activation(torch::kGELU);
+    nn::TransformerEncoderLayer layer(options);
+    layer->to(torch::kDouble);
+    {
+      torch::NoGradGuard no_grad;
+      double phase = 0.0;
+      for (auto& p : layer->parameters()) {
+        p.copy_(wave(p.sizes().vec(), phase) * 0.8);
+        phase += 0.9;
+      }
+    }
+    std::cout << "## encoder layer parameters\n";
+    for (const auto& p : layer->named_parameters()) std::cout << p.key() << " " << p.value().sizes() << "\n";
+    auto src = wave({5, 2, 8}, 0.2).requires_grad_();
+    // A float causal mask (0 / -inf): LibTorch 1.13's C++ multi_head_attention_forward adds attn_mask to
+    // the scores even when it is kBool, so a bool mask is not diffable.
+    auto mask = torch::zeros({5, 5}, torch::kDouble).masked_fill(torch::arange(5).unsqueeze(0) > torch::arange(5).unsqueeze(1), -INFINITY);
+    auto padding = torch::tensor({false, false, false, false, true, false, false, false, true, true}).reshape({2, 5});
+    auto out = layer(src, mask, padding);
+    show(gelu ? "encoder layer gelu" : "encoder layer relu", out);
+    out.pow(2).sum().backward();
+    show("encoder layer grad src", src.grad());
+    nn::TransformerEncoder encoder(nn::TransformerEncoderOptions(layer, 2));
+    encoder->to(torch::kDouble);  // TinyTorch's clone() re-creates parameters as float (LibTorch keeps the dtype)
+    show("encoder of 2", encoder(src.detach(), mask));
+  }
+}
+
 int main() {
   // Factories and dtype inference.
   show("tensor floats", torch::tensor({{1.5, 2.0}, {3.0, 4.0}}));
@@ -364,5 +503,7 @@ int main() {
   show_spatial();
   show_embeddings();
   show_quantization();
+  show_attention();
+  show_transformers();
   return 0;
 }

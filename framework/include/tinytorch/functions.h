@@ -57,6 +57,26 @@ inline Tensor argmax(const Tensor& t, std::optional<int64_t> dim = std::nullopt,
 inline Tensor argmin(const Tensor& t, std::optional<int64_t> dim = std::nullopt, bool keepdim = false) {
   return t.argmin(dim, keepdim);
 }
+inline std::tuple<Tensor, Tensor> sort(const Tensor& t, int64_t dim = -1, bool descending = false) {
+  return t.sort(dim, descending);
+}
+inline std::tuple<Tensor, Tensor> sort(const Tensor& t, std::optional<bool> stable, int64_t dim = -1,
+                                       bool descending = false) {
+  return t.sort(stable, dim, descending);
+}
+inline Tensor argsort(const Tensor& t, int64_t dim = -1, bool descending = false) {
+  return t.argsort(dim, descending);
+}
+inline std::tuple<Tensor, Tensor> topk(const Tensor& t, int64_t k, int64_t dim = -1, bool largest = true,
+                                       bool sorted = true) {
+  return t.topk(k, dim, largest, sorted);
+}
+// num_samples category indices (kLong) per row of probs (1-D (C) or 2-D (N, C) non-negative weights,
+// not necessarily normalised), drawn from TinyTorch's generator (manual_seed). Without replacement a
+// category is drawn at most once per row. LibTorch's optional Generator argument is not offered.
+inline Tensor multinomial(const Tensor& self, int64_t num_samples, bool replacement = false) {
+  return self.multinomial(num_samples, replacement);
+}
 
 inline Tensor eq(const Tensor& a, const Tensor& b) { return a.eq(b); }
 inline Tensor ne(const Tensor& a, const Tensor& b) { return a.ne(b); }

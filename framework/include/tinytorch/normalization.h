@@ -18,3 +18,19 @@ Tensor batch_norm(const Tensor& input, const Tensor& weight, const Tensor& bias,
                   const Tensor& running_var, bool training, double momentum, double eps, bool cudnn_enabled = false);
 
 }  // namespace tinytorch
+
+namespace tinytorch {
+
+// Module 13 (Transformers): torch::layer_norm, as ATen declares it.
+//
+//   out = torch::layer_norm(x, /*normalized_shape=*/{d}, weight, bias, /*eps=*/1e-5);
+//   x (*, normalized_shape...): every slice over the trailing normalized_shape dims is normalised by
+//   its own mean and biased variance, then scaled by weight and shifted by bias (both of
+//   normalized_shape, or undefined: 1 and 0). Unlike batch_norm there are no running statistics:
+//   training and evaluation compute the same thing.
+// Systems numbers: two passes over x forward (statistics, then normalise), two backward; 2 d
+// parameters; backward keeps x plus one mean and one 1/std per slice.
+Tensor layer_norm(const Tensor& input, IntArrayRef normalized_shape, const Tensor& weight = {},
+                  const Tensor& bias = {}, double eps = 1e-5, bool cudnn_enable = true);
+
+}  // namespace tinytorch

@@ -251,6 +251,13 @@ class Tensor {
   std::tuple<Tensor, Tensor> min(int64_t dim, bool keepdim = false) const;
   Tensor argmax(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
   Tensor argmin(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
+  // Ordering (sort.cpp): (values, indices) along dim; NaN counts as the largest value. topk's k
+  // largest (or smallest) come out in order; equal values keep their original order.
+  std::tuple<Tensor, Tensor> sort(int64_t dim = -1, bool descending = false) const;
+  std::tuple<Tensor, Tensor> sort(std::optional<bool> stable, int64_t dim = -1, bool descending = false) const;
+  Tensor argsort(int64_t dim = -1, bool descending = false) const;
+  std::tuple<Tensor, Tensor> topk(int64_t k, int64_t dim = -1, bool largest = true, bool sorted = true) const;
+  Tensor multinomial(int64_t num_samples, bool replacement = false) const;  // torch::multinomial (random.cpp)
   // More reductions (src/01_tensor/statistics.cpp), composed of the ones above where they can be,
   // so they differentiate. An empty dim list means every dim, as in LibTorch 1.13.
   Tensor prod(std::optional<ScalarType> dtype = std::nullopt) const;

@@ -1,7 +1,9 @@
 // Random factories. TinyTorch has its own generator (std::mt19937_64): manual_seed() makes runs
 // reproducible, but the numbers differ from LibTorch's for the same seed (its streams come from a
 // Philox/MT19937 implementation we do not replicate).
+#include <cmath>
 #include <random>
+#include <vector>
 
 #include "tinytorch/kernels.h"
 
@@ -54,6 +56,61 @@ Tensor rand_like(const Tensor& self, TensorOptions options) {
 
 Tensor randn_like(const Tensor& self, TensorOptions options) {
   return randn(self.sizes(), options.dtype(options.dtype_opt().value_or(self.scalar_type())));
+}
+
+}  // namespace tinytorch
+
+namespace tinytorch {
+
+// Inverse-CDF sampling per row, in double: draw u in [0, total), take the first category whose
+// running sum exceeds u. Without replacement a drawn category's weight is set to zero for the
+// rest of the row, as LibTorch's sampling without replacement does.
+Tensor Tensor::multinomial(int64_t num_samples, bool replacement) const {
+  TT_CHECK(dim() == 1 || dim() == 2, "prob_dist must be 1 or 2 dim");
+  TT_CHECK(is_floating_point(), "multinomial only supports floating-point dtypes for input, got: ",
+           ::tinytorch::toString(scalar_type()));
+  TT_CHECK(num_samples > 0, "cannot sample n_sample <= 0 samples");
+  const int64_t categories = size(-1);
+  TT_CHECK(replacement || num_samples <= categories,
+           "cannot sample n_sample > prob_dist.size(-1) samples without replacement");
+  TT_CHECK(categories <= (int64_t{1} << 24), "number of categories cannot exceed 2^24");
+  const int64_t rows = dim() == 1 ? 1 : size(0);
+  const Tensor probs = to(kDouble).contiguous();
+  const double* p = probs.data_ptr<double>();
+  Tensor result = dim() == 1 ? empty({num_samples}, kLong) : empty({rows, num_samples}, kLong);
+  int64_t* out = result.data_ptr<int64_t>();
+  std::vector<double> weights(static_cast<size_t>(categories));
+  for (int64_t r = 0; r < rows; ++r) {
+    double total = 0;
+    int64_t positive = 0;
+    for (int64_t c = 0; c < categories; ++c) {
+      const double w = p[r * categories + c];
+      TT_CHECK(std::isfinite(w) && w >= 0, "probability tensor contains either `inf`, `nan` or element < 0");
+      weights[c] = w;
+      total += w;
+      positive += w > 0;
+    }
+    TT_CHECK(total > 0, "invalid multinomial distribution (sum of probabilities <= 0)");
+    TT_CHECK(replacement || positive >= num_samples,
+             "invalid multinomial distribution (with replacement=False, not enough non-negative category to sample)");
+    for (int64_t s = 0; s < num_samples; ++s) {
+      const double u = static_cast<double>(generator()() >> 11) * 0x1.0p-53 * total;
+      double running = 0;
+      int64_t chosen = -1;
+      for (int64_t c = 0; c < categories; ++c) {
+        if (weights[c] <= 0) continue;
+        chosen = c;  // the last positive category catches u lost to rounding at the top
+        running += weights[c];
+        if (u < running) break;
+      }
+      out[r * num_samples + s] = chosen;
+      if (!replacement) {
+        total -= weights[chosen];
+        weights[chosen] = 0;
+      }
+    }
+  }
+  return result;
 }
 
 }  // namespace tinytorch

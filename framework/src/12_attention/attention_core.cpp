@@ -1,0 +1,78 @@
+// Module 12 (Attention): the attention itself, and the reshapes that run it on many heads at once.
+// The given code (attention.cpp) has checked the inputs with PyTorch's messages: query (*, L, E),
+// key (*, S, E) and value (*, S, Ev) share a floating dtype, their batch dims (*) broadcast, the
+// mask (if any) broadcasts to (*, L, S) and is kBool or floating, is_causal and a mask never come
+// together, and `scale` is already worked out (1 / sqrt(E) unless the caller gave one).
+// Everything here is made of tensor ops that already have gradients (matmul, transpose, mul,
+// masked_fill, where, softmax, view, permute): write no loops and no backward.
+#include <cmath>
+#include <limits>
+#include <tuple>
+
+#include "tinytorch/activations.h"
+#include "tinytorch/attention.h"
+#include "tinytorch/errors.h"
+#include "tinytorch/factories.h"
+#include "tinytorch/functions.h"
+
+namespace tinytorch {
+namespace native {
+
+// TODO: scaled_dot_product_attention_math -- (output, weights) for one batch of queries (sections 2-4).
+//   1. scores (*, L, S) = query key^T * scale: score[i][j] says how well query i matches key j.
+//   2. Masks, so that a query gets no weight on a key it may not see:
+//      - is_causal: query i sees keys 0..i only (key j > i is the future): score -inf there.
+//      - a kBool attn_mask: true = the pair takes part; where it is false the score becomes -inf.
+//      - any other attn_mask: added to the scores (it holds 0 or -inf, or any bias).
+//   3. weights = softmax of the scores over the keys (the last dim): each row sums to 1.
+//      A row whose scores are all -inf (a query with no key to see) gets all-zero weights, not the
+//      NaN a plain softmax gives (exp(-inf) / 0): PyTorch's behaviour since 2.5.
+//   4. Dropout: when dropout_p > 0, weights = tinytorch::dropout(weights, dropout_p, true).
+//   5. output (*, L, Ev) = weights value. Return {output, weights}.
+//   Example: one query [1, 0], keys [[1, 0], [0, 1]], values [[10], [20]], scale 1:
+//   scores [1, 0], weights [e/(e+1), 1/(e+1)] = [0.731, 0.269], output [12.69].
+std::tuple<Tensor, Tensor> scaled_dot_product_attention_math(const Tensor& query, const Tensor& key,
+                                                             const Tensor& value, const Tensor& attn_mask,
+                                                             double dropout_p, bool is_causal, double scale) {
+  // BEGIN SOLUTION name="tinytorch::native::scaled_dot_product_attention_math" lesson="3. Scaled dot-product attention"
+  constexpr double minus_infinity = -std::numeric_limits<double>::infinity();
+  Tensor scores = query.matmul(key.transpose(-2, -1)) * scale;
+  if (is_causal) {
+    const int64_t query_count = scores.size(-2), key_count = scores.size(-1);
+    // future[i][j]: key j comes after query i.
+    const Tensor future = arange(key_count).unsqueeze(0) > arange(query_count).unsqueeze(1);
+    scores = scores.masked_fill(future, minus_infinity);
+  }
+  if (attn_mask.defined()) {
+    scores = attn_mask.scalar_type() == kBool ? where(attn_mask, scores, minus_infinity) : scores + attn_mask;
+  }
+  // Rows with nothing to attend to: softmax them as zeros (no NaN, no NaN gradient) and zero them after.
+  const Tensor nothing_to_see = scores.detach().amax({-1}, /*keepdim=*/true) == minus_infinity;
+  Tensor weights = scores.masked_fill(nothing_to_see, 0.0).softmax(-1).masked_fill(nothing_to_see, 0.0);
+  if (dropout_p > 0) weights = dropout(weights, dropout_p, /*train=*/true);
+  return {weights.matmul(value), weights};
+  // END SOLUTION
+}
+
+// TODO: split_heads -- (L, N, E) -> (N, num_heads, L, E / num_heads) (section 6).
+//   Head h owns features h * D .. h * D + D - 1 of every position (D = E / num_heads):
+//   out[n][h][l][d] = x[l][n][h * D + d]. Split the last dim into (num_heads, D), then put the dims
+//   in the order (N, H, L, D). Views are enough; no copy is needed.
+Tensor split_heads(const Tensor& x, int64_t num_heads) {
+  // BEGIN SOLUTION name="tinytorch::native::split_heads" lesson="6. Many heads at once"
+  const int64_t length = x.size(0), batch = x.size(1), head_dim = x.size(2) / num_heads;
+  return x.reshape({length, batch, num_heads, head_dim}).permute({1, 2, 0, 3});
+  // END SOLUTION
+}
+
+// TODO: merge_heads -- the inverse of split_heads: (N, H, L, D) -> (L, N, H * D), out[l][n][h * D + d]
+//   = heads[n][h][l][d]: the heads' outputs side by side, head 0's D features first (section 6).
+Tensor merge_heads(const Tensor& heads) {
+  // BEGIN SOLUTION name="tinytorch::native::merge_heads" lesson="6. Many heads at once"
+  const int64_t batch = heads.size(0), num_heads = heads.size(1), length = heads.size(2), head_dim = heads.size(3);
+  return heads.permute({2, 0, 1, 3}).reshape({length, batch, num_heads * head_dim});
+  // END SOLUTION
+}
+
+}  // namespace native
+}  // namespace tinytorch

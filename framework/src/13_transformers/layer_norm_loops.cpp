@@ -1,0 +1,108 @@
+// Module 13 (Transformers), lesson section "2. Layer normalisation".
+// The given code (layer_norm.cpp) has checked the shapes with LibTorch's messages and made input,
+// weight, bias and grad_output contiguous. Row r (one token's features) is input[r F .. r F + F),
+// F = features. Accumulate sums in double: a float sum of thousands of values loses digits.
+#include <cmath>
+#include <vector>
+
+#include "tinytorch/dispatch.h"
+#include "tinytorch/factories.h"
+#include "tinytorch/kernels.h"
+#include "tinytorch/transformer_kernels.h"
+
+namespace tinytorch {
+namespace native {
+
+// TODO: layer_norm_loops -- normalise every row over its own F features (section 2).
+//   mean = sum / F; var = sum of (x - mean)^2 / F (the BIASED variance, as batch norm in training);
+//   rstd = 1 / sqrt(var + eps); out = (x - mean) rstd weight[f] + bias[f] (weight/bias undefined: 1, 0).
+//   Return (out, mean, rstd), mean and rstd (rows) tensors of input's dtype.
+//   Example: one row [1, 2, 3, 4], eps 0: mean 2.5, var 1.25, out ~[-1.342, -0.447, 0.447, 1.342].
+std::tuple<Tensor, Tensor, Tensor> layer_norm_loops(const Tensor& input, const Tensor& weight, const Tensor& bias,
+                                                    int64_t rows, int64_t features, double eps) {
+  Tensor output = empty(input.sizes(), input.options());
+  Tensor mean = empty({rows}, input.options());
+  Tensor rstd = empty({rows}, input.options());
+  // BEGIN SOLUTION name="tinytorch::native::layer_norm_loops" lesson="2. Layer normalisation"
+  TT_DISPATCH_FLOATING_TYPES(input.scalar_type(), "layer_norm", [&] {
+    const scalar_t* x = input.data_ptr<scalar_t>();
+    const scalar_t* w = weight.defined() ? weight.data_ptr<scalar_t>() : nullptr;
+    const scalar_t* b = bias.defined() ? bias.data_ptr<scalar_t>() : nullptr;
+    scalar_t* out = output.data_ptr<scalar_t>();
+    for (int64_t r = 0; r < rows; ++r) {
+      const scalar_t* row = x + r * features;
+      double sum = 0;
+      for (int64_t f = 0; f < features; ++f) sum += row[f];
+      const double row_mean = sum / static_cast<double>(features);
+      double squares = 0;
+      for (int64_t f = 0; f < features; ++f) {
+        const double centred = row[f] - row_mean;
+        squares += centred * centred;
+      }
+      const double row_rstd = 1.0 / std::sqrt(squares / static_cast<double>(features) + eps);
+      for (int64_t f = 0; f < features; ++f) {
+        const double normalised = (row[f] - row_mean) * row_rstd;
+        out[r * features + f] =
+            static_cast<scalar_t>(normalised * (w != nullptr ? w[f] : 1.0) + (b != nullptr ? b[f] : 0.0));
+      }
+      mean.data_ptr<scalar_t>()[r] = static_cast<scalar_t>(row_mean);
+      rstd.data_ptr<scalar_t>()[r] = static_cast<scalar_t>(row_rstd);
+    }
+  });
+  // END SOLUTION
+  return {output, mean, rstd};
+}
+
+// TODO: layer_norm_backward_loops -- the gradients of out = xhat weight + bias, xhat = (x - mean)
+//   rstd (section 2). Per FEATURE f, summed over the rows: grad_bias[f] = sum of g; grad_weight[f] =
+//   sum of g xhat. Per ROW, with gw = g weight (weight undefined counts as 1) and F features:
+//     grad_input = rstd (gw - sum(gw) / F - xhat sum(gw xhat) / F).
+//   (Every x of a row moves its mean and rstd: the two sums are those paths.) Fill only what
+//   output_mask asks for.
+std::tuple<Tensor, Tensor, Tensor> layer_norm_backward_loops(const Tensor& grad_output, const Tensor& input,
+                                                             const Tensor& weight, const Tensor& mean,
+                                                             const Tensor& rstd, int64_t rows, int64_t features,
+                                                             const std::array<bool, 3>& output_mask) {
+  Tensor grad_input, grad_weight, grad_bias;
+  if (output_mask[0]) grad_input = empty(input.sizes(), input.options());
+  if (output_mask[1]) grad_weight = zeros({features}, input.options());
+  if (output_mask[2]) grad_bias = zeros({features}, input.options());
+  // BEGIN SOLUTION name="tinytorch::native::layer_norm_backward_loops" lesson="2. Layer normalisation"
+  TT_DISPATCH_FLOATING_TYPES(input.scalar_type(), "layer_norm_backward", [&] {
+    const scalar_t* x = input.data_ptr<scalar_t>();
+    const scalar_t* g = grad_output.data_ptr<scalar_t>();
+    const scalar_t* w = weight.defined() ? weight.data_ptr<scalar_t>() : nullptr;
+    const scalar_t* mu = mean.data_ptr<scalar_t>();
+    const scalar_t* rs = rstd.data_ptr<scalar_t>();
+    std::vector<double> weight_sums(output_mask[1] ? features : 0, 0.0), bias_sums(output_mask[2] ? features : 0, 0.0);
+    for (int64_t r = 0; r < rows; ++r) {
+      const int64_t start = r * features;
+      double sum_gw = 0, sum_gw_xhat = 0;
+      for (int64_t f = 0; f < features; ++f) {
+        const double xhat = (x[start + f] - static_cast<double>(mu[r])) * rs[r];
+        const double gw = g[start + f] * (w != nullptr ? w[f] : 1.0);
+        sum_gw += gw;
+        sum_gw_xhat += gw * xhat;
+        if (output_mask[1]) weight_sums[f] += g[start + f] * xhat;
+        if (output_mask[2]) bias_sums[f] += g[start + f];
+      }
+      if (!output_mask[0]) continue;
+      scalar_t* gx = grad_input.data_ptr<scalar_t>();
+      for (int64_t f = 0; f < features; ++f) {
+        const double xhat = (x[start + f] - static_cast<double>(mu[r])) * rs[r];
+        const double gw = g[start + f] * (w != nullptr ? w[f] : 1.0);
+        gx[start + f] = static_cast<scalar_t>(
+            rs[r] * (gw - sum_gw / static_cast<double>(features) - xhat * sum_gw_xhat / static_cast<double>(features)));
+      }
+    }
+    for (int64_t f = 0; f < features; ++f) {
+      if (output_mask[1]) grad_weight.data_ptr<scalar_t>()[f] = static_cast<scalar_t>(weight_sums[f]);
+      if (output_mask[2]) grad_bias.data_ptr<scalar_t>()[f] = static_cast<scalar_t>(bias_sums[f]);
+    }
+  });
+  // END SOLUTION
+  return {grad_input, grad_weight, grad_bias};
+}
+
+}  // namespace native
+}  // namespace tinytorch
