@@ -310,7 +310,7 @@ TEST_CASE("attention gradients match central differences", "[points=10][attentio
 // ---------------------------------------------------------------------------------------------
 
 TEST_CASE("split_heads gives each head its slice of features", "[points=6][heads]") {
-  const int64_t L = random_int(1, 4), N = random_int(1, 3), H = random_int(2, 4), D = random_int(1, 3);
+  const int64_t L = random_int(2, 4), N = random_int(2, 3), H = random_int(2, 4), D = random_int(2, 3);  // all > 1: every layout mistake shows
   auto x = random_tensor({L, N, H * D});
   auto heads = torch::native::split_heads(x, H);
   REQUIRE(heads.sizes().vec() == Sizes{N, H, L, D});
@@ -325,7 +325,7 @@ TEST_CASE("split_heads gives each head its slice of features", "[points=6][heads
 }
 
 TEST_CASE("merge_heads undoes split_heads", "[points=6][heads]") {
-  const int64_t L = random_int(1, 4), N = random_int(1, 3), H = random_int(2, 4), D = random_int(1, 3);
+  const int64_t L = random_int(2, 4), N = random_int(2, 3), H = random_int(2, 4), D = random_int(2, 3);  // all > 1: every layout mistake shows
   auto heads = random_tensor({N, H, L, D});
   auto merged = torch::native::merge_heads(heads);
   REQUIRE(merged.sizes().vec() == Sizes{L, N, H * D});
@@ -342,7 +342,7 @@ TEST_CASE("merge_heads undoes split_heads", "[points=6][heads]") {
 }
 
 TEST_CASE("MultiheadAttention matches the formula with its own weights", "[points=10][heads][module]") {
-  const int64_t H = random_int(2, 3), D = random_int(1, 3), E = H * D, L = random_int(2, 5), N = random_int(1, 2);
+  const int64_t H = random_int(2, 3), D = random_int(2, 3), E = H * D, L = random_int(2, 5), N = random_int(1, 2);
   torch::nn::MultiheadAttention attention(torch::nn::MultiheadAttentionOptions(E, H));
   {
     torch::NoGradGuard no_grad;

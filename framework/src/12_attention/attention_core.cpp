@@ -39,16 +39,21 @@ std::tuple<Tensor, Tensor> scaled_dot_product_attention_math(const Tensor& query
   Tensor scores = query.matmul(key.transpose(-2, -1)) * scale;
   if (is_causal) {
     const int64_t query_count = scores.size(-2), key_count = scores.size(-1);
-    // future[i][j]: key j comes after query i.
+    // future[i][j]: key j comes after query i. Added as a small (L, S) bias of 0 / -inf: one
+    // broadcast add over the scores costs less than a masked_fill of the whole (*, L, S) tensor.
     const Tensor future = arange(key_count).unsqueeze(0) > arange(query_count).unsqueeze(1);
-    scores = scores.masked_fill(future, minus_infinity);
+    scores = scores + zeros({query_count, key_count}, scores.options()).masked_fill(future, minus_infinity);
   }
+  Tensor nothing_to_see;  // rows where every key is masked; only an attn_mask can make one
   if (attn_mask.defined()) {
     scores = attn_mask.scalar_type() == kBool ? where(attn_mask, scores, minus_infinity) : scores + attn_mask;
+    nothing_to_see = scores.detach().amax({-1}, /*keepdim=*/true) == minus_infinity;
+    // Give such rows finite scores (no NaN in the softmax or its gradient); their weights are zeroed below.
+    if (nothing_to_see.any().item<bool>()) scores = scores.masked_fill(nothing_to_see, 0.0);
+    else nothing_to_see = Tensor();
   }
-  // Rows with nothing to attend to: softmax them as zeros (no NaN, no NaN gradient) and zero them after.
-  const Tensor nothing_to_see = scores.detach().amax({-1}, /*keepdim=*/true) == minus_infinity;
-  Tensor weights = scores.masked_fill(nothing_to_see, 0.0).softmax(-1).masked_fill(nothing_to_see, 0.0);
+  Tensor weights = scores.softmax(-1);
+  if (nothing_to_see.defined()) weights = weights.masked_fill(nothing_to_see, 0.0);
   if (dropout_p > 0) weights = dropout(weights, dropout_p, /*train=*/true);
   return {weights.matmul(value), weights};
   // END SOLUTION
