@@ -162,8 +162,19 @@ struct NoGradGuard : public AutoGradMode {
   NoGradGuard() : AutoGradMode(false) {}
 };
 
+// Something that watches every op as it finishes, such as the profiler behind
+// torch::autograd::profiler::RecordProfile (module 14). One at a time; not owned.
+class OpObserver {
+ public:
+  virtual ~OpObserver() = default;
+  virtual void on_op(const OpHandle& op, ArrayRef<Tensor> inputs, ArrayRef<Tensor> outputs) = 0;
+};
+void set_op_observer(OpObserver* observer);
+OpObserver* op_observer();
+
 namespace detail {
 extern AutogradLayer* registered_autograd_layer;
+extern OpObserver* registered_op_observer;
 }  // namespace detail
 
 // True when ops must report themselves: a layer is registered and grad mode is on.
@@ -171,11 +182,13 @@ inline bool is_recording() {
   return detail::registered_autograd_layer != nullptr && GradMode::is_enabled();
 }
 
-// The hook every public op calls after its kernel. The common case (no layer) is one branch.
+// The hook every public op calls after its kernel. The common case (no layer, no observer) is two
+// branches.
+// With no observer (profiler off) that is a second branch, on a global that stays in cache.
 inline void record_op(const OpHandle& op, ArrayRef<Tensor> inputs, ArrayRef<Tensor> outputs,
                       const OpAttributes& attributes = OpAttributes()) {
-  if (!is_recording()) return;
-  detail::registered_autograd_layer->record(OpRecord{op, inputs, outputs, attributes});
+  if (is_recording()) detail::registered_autograd_layer->record(OpRecord{op, inputs, outputs, attributes});
+  if (detail::registered_op_observer != nullptr) detail::registered_op_observer->on_op(op, inputs, outputs);
 }
 inline void record_op(const OpHandle& op, std::initializer_list<Tensor> inputs,
                       std::initializer_list<Tensor> outputs, const OpAttributes& attributes = OpAttributes()) {
@@ -193,10 +206,14 @@ inline void check_in_place(const OpHandle& op, std::initializer_list<Tensor> inp
 }
 inline void record_in_place_op(const OpHandle& op, std::initializer_list<Tensor> inputs,
                                const OpAttributes& attributes = OpAttributes(), const Tensor& original_self = Tensor()) {
-  if (!is_recording()) return;
   const Tensor& self = *inputs.begin();
-  detail::registered_autograd_layer->record(OpRecord{op, ArrayRef<Tensor>(inputs.begin(), inputs.size()),
-                                                     ArrayRef<Tensor>(&self, 1), attributes, true, original_self});
+  if (is_recording()) {
+    detail::registered_autograd_layer->record(OpRecord{op, ArrayRef<Tensor>(inputs.begin(), inputs.size()),
+                                                       ArrayRef<Tensor>(&self, 1), attributes, true, original_self});
+  }
+  if (detail::registered_op_observer != nullptr) {
+    detail::registered_op_observer->on_op(op, ArrayRef<Tensor>(inputs.begin(), inputs.size()), ArrayRef<Tensor>(&self, 1));
+  }
 }
 
 }  // namespace tinytorch
