@@ -4,8 +4,9 @@
 // Every public op (add, mm, sum, view, ...) runs its CPU kernel and then calls
 //     static OpHandle mm_op("mm");
 //     record_op(mm_op, {self, mat2}, {result}, attributes);
-// which returns at once unless an AutogradLayer is registered AND grad mode is on. In module 01 no
-// layer exists, so no op records anything and the cost is one branch (no heap allocation).
+// which returns at once unless an AutogradLayer is registered AND grad mode is on, or an OpObserver
+// (module 14's profiler) watches. In module 01 neither exists, so no op records anything and the
+// cost is two branches (no heap allocation; callgrind: 4 instructions of the ~3,600 of a 1-element add_).
 // What the op's backward keeps and computes is declared once, next to the op, under the same name
 // (tinytorch/derivative.h); the handle finds that declaration on its first recorded call and keeps
 // it, so a recorded op never searches the table again. An in-place op also calls check_in_place()
