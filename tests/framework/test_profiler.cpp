@@ -48,7 +48,7 @@ TEST_CASE("RECORD_FUNCTION adds a span and backward's ops are recorded", "[profi
   auto w = torch::ones({3, 2}, torch::requires_grad());
   std::ostringstream trace;
   {
-    torch::autograd::profiler::RecordProfile guard(trace);
+    torch::autograd::profiler::RecordProfile profile(trace);
     RECORD_FUNCTION("train_step", std::vector<torch::Tensor>{w});
     auto loss = torch::ones({4, 3}).mm(w).sum();
     loss.backward();
@@ -56,6 +56,12 @@ TEST_CASE("RECORD_FUNCTION adds a span and backward's ops are recorded", "[profi
   const std::string text = trace.str();
   CHECK(count_of(text, "\"name\": \"train_step\"") == 1);
   CHECK(count_of(text, "\"name\": \"aten::mm\"") >= 2);  // forward and the weight's gradient
+  std::ostringstream quoted;
+  {
+    torch::autograd::profiler::RecordProfile profile(quoted);
+    RECORD_FUNCTION("a \"quoted\" span", {});
+  }
+  CHECK(quoted.str().find("\"name\": \"a \\\"quoted\\\" span\"") != std::string::npos);  // escaped for JSON
   {
     // Outside a profiler RECORD_FUNCTION records nothing and costs nothing.
     RECORD_FUNCTION("not_recorded", {});

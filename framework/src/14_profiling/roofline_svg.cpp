@@ -55,8 +55,10 @@ void save_roofline_svg(const std::string& path, double peak_gflops, double bandw
   doc.text(width / 2, 24, label, 15, "middle");
 
   // The roof: memory slope up to the ridge, then flat.
-  const double x_min = std::pow(10.0, x_low), x_max = std::pow(10.0, x_high);
-  doc.polyline({{px(x_min), py(std::max(x_min * bandwidth_gb_per_s, std::pow(10.0, y_low)))},
+  // The slope starts at the left edge, or where it enters the plot from below.
+  const double x_max = std::pow(10.0, x_high);
+  const double x_start = std::max(std::pow(10.0, x_low), std::pow(10.0, y_low) / bandwidth_gb_per_s);
+  doc.polyline({{px(x_start), py(x_start * bandwidth_gb_per_s)},
                 {px(ridge), py(peak_gflops)},
                 {px(x_max), py(peak_gflops)}},
                "#1f77b4", 2.5);

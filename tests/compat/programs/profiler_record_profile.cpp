@@ -16,11 +16,13 @@ COMPAT_PROGRAM(profiler_record_profile) {
   auto b = torch::ones({3, 2});
   std::ostringstream trace;
   {
-    torch::autograd::profiler::RecordProfile guard(trace);
-    RECORD_FUNCTION("my_block", {});
-    auto c = torch::mm(a, b);
-    auto d = torch::relu(c);
-    std::cout << "result " << d << "\n";
+    torch::autograd::profiler::RecordProfile profile(trace);
+    {
+      RECORD_FUNCTION("my_block", {});  // declares `guard`, as LibTorch's macro does
+      auto c = torch::mm(a, b);
+      auto d = torch::relu(c);
+      std::cout << "result " << d << "\n";
+    }
   }
   const std::string text = trace.str();
   std::cout << "mm recorded " << has(text, "\"aten::mm\"") << "\n";
@@ -32,7 +34,7 @@ COMPAT_PROGRAM(profiler_record_profile) {
   std::ostringstream second;
   auto e = torch::mm(a, b);
   {
-    torch::autograd::profiler::RecordProfile guard(second);
+    torch::autograd::profiler::RecordProfile profile(second);
   }
   std::cout << "empty trace has mm " << has(second.str(), "aten::mm") << "\n";
   return 0;

@@ -63,9 +63,7 @@ class RecordFunction {
 
 }  // namespace tinytorch
 
-#define TINYTORCH_RECORD_FUNCTION_NAME2(line) tinytorch_record_function_guard_##line
-#define TINYTORCH_RECORD_FUNCTION_NAME(line) TINYTORCH_RECORD_FUNCTION_NAME2(line)
 // RECORD_FUNCTION("step", std::vector<torch::Tensor>{x}): a span from here to the end of the scope.
-// LibTorch takes the inputs as c10::IValues; TinyTorch's IValue holds no tensors, so a vector of
-// tensors (or {}) is what it takes.
-#define RECORD_FUNCTION(fn, inputs) ::tinytorch::RecordFunction TINYTORCH_RECORD_FUNCTION_NAME(__LINE__)(fn, inputs)
+// As in LibTorch the macro declares a variable named `guard` (one per scope). LibTorch takes the
+// inputs as c10::IValues; TinyTorch's IValue holds no tensors, so a vector of tensors (or {}) it is.
+#define RECORD_FUNCTION(fn, inputs) ::tinytorch::RecordFunction guard(fn, inputs)
