@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "tinytorch/autograd/profiler.h"
+#include "tinytorch/errors.h"
 #include "tinytorch/svg.h"  // the SVG primitives the framework's training curves use too
 
 namespace milestone {
@@ -34,8 +35,14 @@ namespace milestone {
 inline tinytorch::autograd::profiler::RecordProfile* profile_from_environment() {
   const char* path = std::getenv("TINYTORCH_PROFILE");
   if (path == nullptr || *path == '\0') return nullptr;
-  std::cout << "profiling every op to " << path << " (open it in ui.perfetto.dev)" << std::endl;
-  return new tinytorch::autograd::profiler::RecordProfile(std::string(path));
+  try {
+    auto* profile = new tinytorch::autograd::profiler::RecordProfile(std::string(path));
+    std::cout << "profiling every op to " << path << " (open it in ui.perfetto.dev)" << std::endl;
+    return profile;
+  } catch (const tinytorch::Error& error) {  // before main: say why and run unprofiled
+    std::cout << "not profiling: " << error.what() << std::endl;
+    return nullptr;
+  }
 }
 struct ProfileForTheRun {
   tinytorch::autograd::profiler::RecordProfile* profile = profile_from_environment();
