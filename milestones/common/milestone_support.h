@@ -24,9 +24,31 @@
 #include <string>
 #include <vector>
 
+#include "tinytorch/autograd/profiler.h"
+#include "tinytorch/errors.h"
 #include "tinytorch/svg.h"  // the SVG primitives the framework's training curves use too
 
 namespace milestone {
+
+// `tito milestone run NN --profile trace.json` sets $TINYTORCH_PROFILE to a path in the output
+// folder: the whole run, from before main to exit, is recorded as a Chrome trace (module 14).
+inline tinytorch::autograd::profiler::RecordProfile* profile_from_environment() {
+  const char* path = std::getenv("TINYTORCH_PROFILE");
+  if (path == nullptr || *path == '\0') return nullptr;
+  try {
+    auto* profile = new tinytorch::autograd::profiler::RecordProfile(std::string(path));
+    std::cout << "profiling every op to " << path << " (open it in ui.perfetto.dev)" << std::endl;
+    return profile;
+  } catch (const tinytorch::Error& error) {  // before main: say why and run unprofiled
+    std::cout << "not profiling: " << error.what() << std::endl;
+    return nullptr;
+  }
+}
+struct ProfileForTheRun {
+  tinytorch::autograd::profiler::RecordProfile* profile = profile_from_environment();
+  ~ProfileForTheRun() { delete profile; }  // writes the trace at exit
+};
+inline ProfileForTheRun profile_for_the_run;
 
 // Full precision, so 0.75 reads back as exactly 0.75.
 inline void report_result(int part, const std::string& metric, double value) {

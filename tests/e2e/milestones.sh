@@ -42,6 +42,13 @@ expect "$out" "measured: part 1 accuracy = 0.75" "milestone run 02 --reference"
 expect "$out" "Nothing was recorded" "milestone run 02 --reference"
 [ ! -e "$record" ] || fail "--reference wrote $record"
 
+echo "== --profile records each part's ops as a Chrome trace (module 14)"
+out=$("$TITO" milestone run xor --reference --profile trace.json 2>&1) || fail "milestone 02 --profile failed" "$out"
+trace=$(ls milestones/02_*/part1-trace.json 2>/dev/null | head -1)
+[ -n "$trace" ] || fail "--profile wrote no part1-trace.json" "$out"
+grep -qF '"ph": "X"' "$trace" || fail "the trace has no complete events" "$(head -c 400 "$trace")"
+grep -qF '"name": "aten::' "$trace" || fail "the trace names no op as LibTorch does" "$(head -c 400 "$trace")"
+
 echo "== modules 02-05 with reference code"
 for number in 02 03 04 05; do
   "$TITO" module start "$number" --reference >/dev/null || fail "tito module start $number --reference failed"

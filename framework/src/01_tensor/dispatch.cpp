@@ -10,6 +10,7 @@ namespace tinytorch {
 
 namespace detail {
 AutogradLayer* registered_autograd_layer = nullptr;
+OpObserver* registered_op_observer = nullptr;
 }  // namespace detail
 
 namespace {
@@ -24,6 +25,8 @@ std::unordered_map<std::string_view, Derivative>& derivatives() {
 
 void set_autograd_layer(AutogradLayer* layer) { detail::registered_autograd_layer = layer; }
 AutogradLayer* autograd_layer() { return detail::registered_autograd_layer; }
+void set_op_observer(OpObserver* observer) { detail::registered_op_observer = observer; }
+OpObserver* op_observer() { return detail::registered_op_observer; }
 
 unsigned AutogradLayer::register_hook(const Tensor& /*self*/, std::function<Tensor(const Tensor&)> /*hook*/) {
   throw Error("this autograd layer does not support tensor hooks: register module 06's engine (enable_autograd())");

@@ -32,6 +32,7 @@ struct RunOptions {
   bool reference = false;  // the full reference library; records nothing
   int part = 0;            // 0: every part
   std::string data_dir;    // a dataset the user has (CIFAR-10), handed to the program as $TITO_DATA_DIR
+  std::string profile;     // a trace file name: each part records a Chrome trace of its ops (module 14)
 };
 
 
@@ -159,6 +160,10 @@ PartRun run_part(const Session& session, const Toolchain& toolchain, const Miles
                  {"TITO_MILESTONE_DIR", milestone.dir.string()},
                  {"TINYTORCH_NON_INTERACTIVE", "1"}};
   if (!options.data_dir.empty()) request.env["TITO_DATA_DIR"] = fs::absolute(options.data_dir).string();
+  if (!options.profile.empty()) {
+    // milestone_support.h starts torch::autograd::profiler::RecordProfile on this path before main.
+    request.env["TINYTORCH_PROFILE"] = (output_dir / fmt::format("part{}-{}", part.number, options.profile)).string();
+  }
   request.time_limit_s = part.time_limit_s;
   request.memory_limit_mb = part.memory_limit_mb;
   fs::create_directories(request.build_dir);
@@ -316,6 +321,15 @@ void register_milestone_run_command(CLI::App& group, CommandRegistry& registry) 
   run->add_option("--part", run_options->part, "Run only this part");
   run->add_option("--data-dir", run_options->data_dir,
                   "A folder holding a dataset an optional part reads (milestone 04 part 3: CIFAR-10's binary batches)");
+  run->add_option("--profile", run_options->profile,
+                  "Record every op of each part as a Chrome trace (open it in ui.perfetto.dev): a file name, "
+                  "written to the milestone's output folder as partN-NAME")
+      ->check([](const std::string& name) {
+        return fs::path(name).has_parent_path() || name.empty() || name[0] == '.'
+                   ? std::string("give a file name such as trace.json, without a folder: the trace goes to the "
+                                 "milestone's output folder")
+                   : std::string();
+      });
   on_chosen(run, registry, [options, run_options] { return run_milestone(*options, *run_options); });
 }
 
