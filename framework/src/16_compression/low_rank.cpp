@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "tinytorch/compression_kernels.h"
+#include "tinytorch/errors.h"
 #include "tinytorch/indexing.h"
 
 namespace tinytorch {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "tinytorch/compression_kernels.h"
+#include "tinytorch/errors.h"
 #include "tinytorch/dispatch.h"
 #include "tinytorch/factories.h"
 #include "tinytorch/kernels.h"
