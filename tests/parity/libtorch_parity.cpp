@@ -167,7 +167,8 @@ static void show_compression() {
   show("svd S", std::get<1>(reduced));
   show("svd |U|", std::get<0>(reduced).abs());
   show("svd |Vh|", std::get<2>(reduced).abs());
-  show("svd reconstruction", (std::get<0>(reduced) * std::get<1>(reduced)).mm(std::get<2>(reduced)));
+  std::cout << "## svd reconstruction\n"
+            << torch::allclose((std::get<0>(reduced) * std::get<1>(reduced)).mm(std::get<2>(reduced)), A) << "\n";
   auto full = torch::linalg::svd(A.t(), true, c10::nullopt);
   std::cout << "## svd full_matrices sizes\n" << std::get<0>(full).sizes() << " " << std::get<1>(full).sizes() << " "
             << std::get<2>(full).sizes() << "\n";
