@@ -37,7 +37,7 @@ COMPAT_PROGRAM(compression_kl_div_svd) {
   torch::Tensor U, S, Vh;
   std::tie(U, S, Vh) = torch::linalg::svd(A, /*full_matrices=*/false, c10::nullopt);
   std::cout << "S " << S << "\n" << U.sizes() << " " << Vh.sizes() << "\n";
-  std::cout << "reconstruction\n" << (U * S).mm(Vh) << "\n";
+  std::cout << "reconstruction " << torch::allclose((U * S).mm(Vh), A, 1e-5, 1e-5) << "\n";
   std::cout << "|Vh|\n" << Vh.abs() << "\n";
   // The best rank-2 approximation and its error, sqrt of the dropped S^2.
   auto A2 = (U.narrow(1, 0, 2) * S.narrow(0, 0, 2)).mm(Vh.narrow(0, 0, 2));
