@@ -1,6 +1,8 @@
 // Module 16 (Compression), given: torch::nn::utils::prune's mechanics (tinytorch/nn/utils/prune.h):
 // checks, the NAME_orig / NAME_mask reparametrisation and the forward pre-hook. Choosing which
 // entries to prune and applying the mask are the learner's (pruning_masks.cpp).
+// Not yet: an integer amount (Python's "prune exactly k"), clone() of a module while it is pruned
+// (remove() first; its reset() registers NAME, not NAME_orig), and other pruning methods than L1.
 #include "tinytorch/nn/utils/prune.h"
 
 #include <cmath>

@@ -21,8 +21,6 @@
 // amount is a fraction in [0, 1]; the count pruned is round(amount * candidates), rounding halves
 // to even as Python's round() does. Ties in magnitude go to the earlier entry (flat index order).
 // Supported modules: Linear, Conv1d, Conv2d, ConvTranspose2d (their weight and bias).
-// Not yet: an integer amount (Python's "prune exactly k"), clone() of a module while it is pruned
-// (remove() first; its reset() registers NAME, not NAME_orig), and other pruning methods than L1.
 #include <memory>
 #include <string>
 #include <utility>
