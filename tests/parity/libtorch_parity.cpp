@@ -193,6 +193,44 @@ static void show_embeddings() {
   show("gather/scatter_add/index_add grad src", src.grad());
 }
 
+// Module 16: kl_div in every reduction (and its gradient), and the SVD. Singular vectors are unique
+// only up to sign, so U and Vh are printed as |U| and |Vh| (distinct singular values), with the
+// reconstruction U diag(S) Vh.
+static void show_compression() {
+  namespace F = torch::nn::functional;
+  auto log_p = torch::log_softmax(torch::tensor({{1.0, 2.0, 0.5}, {0.0, -1.0, 3.0}}, torch::kDouble), 1);
+  auto q = torch::tensor({{0.2, 0.5, 0.3}, {0.0, 0.1, 0.9}}, torch::kDouble);  // a 0 target contributes 0
+  show("kl_div none", F::kl_div(log_p, q, F::KLDivFuncOptions(torch::kNone)));
+  show("kl_div sum", F::kl_div(log_p, q, F::KLDivFuncOptions(torch::kSum)));
+  show("kl_div batchmean", F::kl_div(log_p, q, F::KLDivFuncOptions(torch::kBatchMean)));
+  show("kl_div log_target", F::kl_div(log_p, q.clamp(1e-3).log(), F::KLDivFuncOptions(torch::kBatchMean).log_target(true)));
+  show("torch::kl_div sum", torch::kl_div(log_p, q, at::Reduction::Sum));
+  torch::nn::KLDivLoss kl_module(torch::nn::KLDivLossOptions(torch::kBatchMean));
+  show("KLDivLoss", kl_module(log_p, q));
+  auto logits = torch::tensor({{1.0, 2.0, 0.5}, {0.0, -1.0, 3.0}}, torch::TensorOptions().dtype(torch::kDouble).requires_grad(true));
+  F::kl_div(F::log_softmax(logits / 3.0, F::LogSoftmaxFuncOptions(1)), q, F::KLDivFuncOptions(torch::kBatchMean)).backward();
+  show("kl_div grad", logits.grad());
+  auto A = torch::tensor({{4.0, 1.0, -2.0}, {1.0, 3.0, 0.5}, {0.0, -1.0, 2.0}, {2.0, 0.0, 1.0}}, torch::kDouble);
+  auto reduced = torch::linalg::svd(A, false, c10::nullopt);
+  show("svd S", std::get<1>(reduced));
+  show("svd |U|", std::get<0>(reduced).abs());
+  show("svd |Vh|", std::get<2>(reduced).abs());
+  std::cout << "## svd reconstruction\n"
+            << torch::allclose((std::get<0>(reduced) * std::get<1>(reduced)).mm(std::get<2>(reduced)), A) << "\n";
+  auto full = torch::linalg::svd(A.t(), true, c10::nullopt);
+  std::cout << "## svd full_matrices sizes\n" << std::get<0>(full).sizes() << " " << std::get<1>(full).sizes() << " "
+            << std::get<2>(full).sizes() << "\n";
+  std::cout << "## svd full orthonormal\n"
+            << torch::allclose(std::get<0>(full).t().mm(std::get<0>(full)), torch::eye(3, torch::kDouble)) << " "
+            << torch::allclose(std::get<2>(full).mm(std::get<2>(full).t()), torch::eye(4, torch::kDouble)) << "\n";
+  auto old = torch::svd(A.to(torch::kFloat));
+  show("torch::svd S float", std::get<1>(old));
+  show("torch::svd |V|", std::get<2>(old).abs());
+  show("svd batched S", std::get<1>(torch::linalg::svd(torch::stack({A, A * 2}), false, c10::nullopt)));
+  auto first_line = [](const std::exception& e) { std::string s = e.what(); return s.substr(0, s.find('\n')); };
+  try { torch::linalg::svd(torch::ones({3}), false, c10::nullopt); } catch (const std::exception& e) { std::cout << "## svd 1-d error\n" << first_line(e) << "\n"; }
+}
+
 static void show_spatial() {
   namespace nn = torch::nn;
   namespace F = torch::nn::functional;
@@ -505,5 +543,6 @@ int main() {
   show_quantization();
   show_attention();
   show_transformers();
+  show_compression();
   return 0;
 }

@@ -47,6 +47,10 @@ Tensor binary_cross_entropy_with_logits(const Tensor& self, const Tensor& target
 // Huber-like: 0.5 d^2 / beta where |d| < beta, else |d| - 0.5 beta (d = input - target); beta = 0 is L1.
 Tensor smooth_l1_loss(const Tensor& self, const Tensor& target, int64_t reduction = Reduction::Mean,
                       double beta = 1.0);
+// Kullback-Leibler divergence, pointwise target (log target - self): self holds log-probabilities,
+// target probabilities (log-probabilities with log_target); a target of 0 contributes 0 (xlogy).
+// Mean divides by every element; F::kl_div's batchmean (sum / batch) is the KL of the maths (module 16).
+Tensor kl_div(const Tensor& self, const Tensor& target, int64_t reduction = Reduction::Mean, bool log_target = false);
 
 namespace native {
 // ---------------------------------------------------------------------------------------------

@@ -26,6 +26,7 @@
 #include "tinytorch/attention.h"
 #include "tinytorch/autograd.h"
 #include "tinytorch/autograd/profiler.h"
+#include "tinytorch/compression.h"
 #include "tinytorch/convolution.h"
 #include "tinytorch/data/data.h"
 #include "tinytorch/device.h"
@@ -37,6 +38,7 @@
 #include "tinytorch/functions.h"
 #include "tinytorch/indexing.h"
 #include "tinytorch/int_array_ref.h"
+#include "tinytorch/linalg.h"
 #include "tinytorch/losses.h"
 #include "tinytorch/normalization.h"
 #include "tinytorch/nn.h"
@@ -54,6 +56,7 @@
 #include "tinytorch/nn/utils/rnn.h"
 // After nn.h: nn/functional/embedding.h's functional::detail would hide nn::detail from conv.h.
 #include "tinytorch/models/gpt.h"
+#include "tinytorch/nn/utils/prune.h"
 #include "tinytorch/optim.h"
 #include "tinytorch/parallel.h"
 #include "tinytorch/pooling.h"

@@ -73,6 +73,20 @@ void Module::unregister_module(const std::string& name) {
   children_.erase(name);
 }
 
+void Module::set_forward_pre_hook(const std::string& key, ForwardPreHook hook) {
+  TT_CHECK(hook != nullptr, "Forward pre-hook '", key, "' is empty: pass a callable");
+  if (ForwardPreHook* existing = forward_pre_hooks_.find(key)) {
+    *existing = std::move(hook);
+  } else {
+    forward_pre_hooks_.insert(key, std::move(hook));
+  }
+}
+
+void Module::remove_forward_pre_hook(const std::string& key) {
+  TT_CHECK(forward_pre_hooks_.contains(key), "No forward pre-hook '", key, "' is set on ", name());
+  forward_pre_hooks_.erase(key);
+}
+
 // ---- Tree walks ----
 
 void Module::apply(const ModuleApplyFunction& fn) {

@@ -38,6 +38,9 @@
 
 namespace tinytorch {
 namespace nn {
+namespace detail {
+struct ReparametrizationAccess;
+}  // namespace detail
 
 class Module : public std::enable_shared_from_this<Module> {
  public:
@@ -118,6 +121,19 @@ class Module : public std::enable_shared_from_this<Module> {
   // Removes a registered submodule.
   void unregister_module(const std::string& name);
 
+  // ---- Forward pre-hooks (Python's, which LibTorch's C++ Module lacks) ----
+  // A hook runs just before forward() when the module is called through its holder (fc(x)) or a
+  // container (Sequential, AnyModule), and not on a direct fc->forward(x): Python runs them in
+  // __call__, not in forward(). Keyed, so that its owner can replace or remove it: pruning keeps
+  // `weight = weight_orig * weight_mask` current with the hook "prune.weight".
+  using ForwardPreHook = std::function<void(Module&)>;
+  void set_forward_pre_hook(const std::string& key, ForwardPreHook hook);
+  void remove_forward_pre_hook(const std::string& key);
+  bool has_forward_pre_hook(const std::string& key) const { return forward_pre_hooks_.contains(key); }
+  void run_forward_pre_hooks() {
+    for (auto& hook : forward_pre_hooks_) hook.value()(*this);
+  }
+
   // The module as a subclass, or nullptr: `if (auto* linear = m.as<nn::Linear>()) ...`.
   template <typename ModuleType>
   typename ModuleType::ContainedType* as() noexcept {
@@ -135,6 +151,8 @@ class Module : public std::enable_shared_from_this<Module> {
  private:
   template <typename Derived>
   friend class Cloneable;
+  // torch::nn::utils::prune moves a parameter to NAME_orig and adds the buffer NAME_mask (prune.cpp).
+  friend struct detail::ReparametrizationAccess;
 
   void pretty_print_recursive(std::ostream& stream, const std::string& indentation) const;
   friend std::ostream& operator<<(std::ostream& stream, const Module& module);
@@ -143,6 +161,7 @@ class Module : public std::enable_shared_from_this<Module> {
   OrderedDict<std::string, std::shared_ptr<Module>> children_{"Submodule"};
   // requires_grad as asked for in register_parameter, kept until autograd (module 06) can apply it.
   std::unordered_map<std::string, bool> parameter_requires_grad_;
+  OrderedDict<std::string, ForwardPreHook> forward_pre_hooks_{"Forward pre-hook"};
   mutable std::string name_;  // computed from the dynamic type on first use when not given
   bool is_training_ = true;
 };

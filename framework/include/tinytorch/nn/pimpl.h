@@ -83,6 +83,7 @@ class ModuleHolder : detail::ModuleHolderIndicator {
   // forward to the call, so that containers without a forward (ModuleList) can have holders.
   template <typename... Args, typename Module = Contained>
   auto operator()(Args&&... args) -> decltype(std::declval<Module&>().forward(std::forward<Args>(args)...)) {
+    get()->run_forward_pre_hooks();
     return get()->forward(std::forward<Args>(args)...);
   }
 

@@ -23,6 +23,7 @@ namespace enumtype {
 struct kNone {};
 struct kMean {};
 struct kSum {};
+struct kBatchMean {};
 using reduction_t = std::variant<kNone, kMean, kSum>;
 // The at::Reduction code of a reduction variant.
 inline int64_t reduction_get_enum(const reduction_t& reduction) {
@@ -34,6 +35,7 @@ inline int64_t reduction_get_enum(const reduction_t& reduction) {
 inline constexpr enumtype::kNone kNone{};
 inline constexpr enumtype::kMean kMean{};
 inline constexpr enumtype::kSum kSum{};
+inline constexpr enumtype::kBatchMean kBatchMean{};
 
 namespace nn {
 
@@ -84,8 +86,22 @@ struct SmoothL1LossOptions {
   TORCH_ARG(double, beta) = 1.0;
 };
 
+// reduction batchmean (sum / batch size) is the KL divergence of the maths; mean (the default,
+// kept for compatibility as in LibTorch) divides by every element and warns.
+struct KLDivLossOptions {
+  using reduction_t = std::variant<enumtype::kNone, enumtype::kBatchMean, enumtype::kSum, enumtype::kMean>;
+  KLDivLossOptions() {}
+  /* implicit */ KLDivLossOptions(enumtype::kNone) : reduction_(kNone) {}
+  /* implicit */ KLDivLossOptions(enumtype::kBatchMean) : reduction_(kBatchMean) {}
+  /* implicit */ KLDivLossOptions(enumtype::kSum) : reduction_(kSum) {}
+  /* implicit */ KLDivLossOptions(enumtype::kMean) : reduction_(kMean) {}
+  TORCH_ARG(reduction_t, reduction) = kMean;
+  TORCH_ARG(bool, log_target) = false;
+};
+
 namespace functional {
 
+using KLDivFuncOptions = KLDivLossOptions;
 using MSELossFuncOptions = MSELossOptions;
 using NLLLossFuncOptions = NLLLossOptions;
 using CrossEntropyFuncOptions = CrossEntropyLossOptions;
@@ -165,6 +181,24 @@ inline Tensor smooth_l1_loss(const Tensor& input, const Tensor& target, const Sm
   detail::warn_if_sizes_differ(input, target, "smooth_l1_loss");
   return ::tinytorch::smooth_l1_loss(input, target, enumtype::reduction_get_enum(options.reduction()),
                                      options.beta());
+}
+
+// KL(target || exp(input)): input holds log-probabilities (F::log_softmax), target probabilities.
+//   F::kl_div(F::log_softmax(student, 1), F::softmax(teacher, 1), F::KLDivFuncOptions(torch::kBatchMean))
+inline Tensor kl_div(const Tensor& input, const Tensor& target, const KLDivFuncOptions& options = {}) {
+  const auto& reduction = options.reduction();
+  if (std::holds_alternative<enumtype::kMean>(reduction)) {
+    std::cerr << "Warning: reduction: 'mean' divides the total loss by both the batch size and the support size."
+                 "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+                 "'mean' will be changed to behave the same as 'batchmean' in the next major release.\n";
+  }
+  const bool batchmean = std::holds_alternative<enumtype::kBatchMean>(reduction);
+  int64_t reduction_enum = Reduction::Sum;
+  if (std::holds_alternative<enumtype::kNone>(reduction)) reduction_enum = Reduction::None;
+  if (std::holds_alternative<enumtype::kMean>(reduction)) reduction_enum = Reduction::Mean;
+  Tensor reduced = ::tinytorch::kl_div(input, target, reduction_enum, options.log_target());
+  if (batchmean && input.dim() != 0) reduced = reduced / input.size(0);
+  return reduced;
 }
 
 }  // namespace functional

@@ -79,5 +79,16 @@ class SmoothL1LossImpl : public Cloneable<SmoothL1LossImpl> {
 };
 TORCH_MODULE(SmoothL1Loss);
 
+// forward(input, target) = F::kl_div(input, target, options) (module 16).
+class KLDivLossImpl : public Cloneable<KLDivLossImpl> {
+ public:
+  explicit KLDivLossImpl(KLDivLossOptions options_ = {});
+  void reset() override {}
+  void pretty_print(std::ostream& stream) const override;  // torch::nn::KLDivLoss()
+  Tensor forward(const Tensor& input, const Tensor& target);
+  KLDivLossOptions options;
+};
+TORCH_MODULE(KLDivLoss);
+
 }  // namespace nn
 }  // namespace tinytorch

@@ -100,6 +100,7 @@ struct AnyModuleHolder final : AnyModulePlaceholder {
   AnyValue forward(std::vector<AnyValue>&& arguments) override {
     TT_CHECK(arguments.size() == Signature::arity, demangled_type_name(typeid(ModuleType)), "'s forward() method expects ",
              Signature::arity, " argument(s), but received ", arguments.size(), ".");
+    module->run_forward_pre_hooks();
     return AnyValue(Signature::call(*module, arguments, std::make_index_sequence<Signature::arity>()));
   }
   std::shared_ptr<Module> ptr() const override { return module; }
