@@ -81,10 +81,37 @@ Tensor codes_of(const Tensor& q) {
   return Tensor(std::move(impl)).contiguous();
 }
 
+// Printing (module 01's given code) names Tensor::dequantize, so this file is linked into every build,
+// also those before module 15. Its references to the module's loops (the learner's quantize_loops.cpp)
+// are weak so that such a build links; the module's builds keep the loops by a linker -u entry
+// (framework/CMakeLists.txt, TINYTORCH_MODULE_KEEP_SYMBOLS "15=...").
+void require_quantization_loops(const char* op) {
+  TT_CHECK(&native::quantize_per_tensor_loop != nullptr && &native::dequantize_per_tensor_loop != nullptr &&
+               &native::quantize_per_channel_loop != nullptr && &native::dequantize_per_channel_loop != nullptr,
+           op, ": quantization is module 15's code, and this build does not include module 15. ",
+           "Fix: start module 15 (tito module start 15) or build against the reference framework");
+}
+
 }  // namespace
+}  // namespace tinytorch
+
+namespace tinytorch::native {
+__attribute__((weak)) void quantize_per_tensor_loop(const Tensor& input, const Tensor& codes, double scale,
+                                                    int64_t zero_point, int64_t quant_min, int64_t quant_max);
+__attribute__((weak)) void dequantize_per_tensor_loop(const Tensor& codes, const Tensor& output, double scale,
+                                                      int64_t zero_point);
+__attribute__((weak)) void quantize_per_channel_loop(const Tensor& input, const Tensor& codes, const Tensor& scales,
+                                                     const Tensor& zero_points, int64_t axis, int64_t quant_min,
+                                                     int64_t quant_max);
+__attribute__((weak)) void dequantize_per_channel_loop(const Tensor& codes, const Tensor& output,
+                                                       const Tensor& scales, const Tensor& zero_points, int64_t axis);
+}  // namespace tinytorch::native
+
+namespace tinytorch {
 
 Tensor quantize_per_tensor(const Tensor& self, double scale, int64_t zero_point, ScalarType dtype) {
   static const char* fn_name = "quantize_tensor_per_tensor_affine";
+  require_quantization_loops("quantize_per_tensor");
   check_quantize_arguments(fn_name, self, dtype);
   TT_CHECK(scale > 0 && std::isfinite(scale), fn_name, ": scale must be a positive finite number, got ", scale);
   check_zero_point(fn_name, zero_point, dtype);
@@ -102,6 +129,7 @@ Tensor quantize_per_tensor(const Tensor& self, double scale, int64_t zero_point,
 Tensor quantize_per_channel(const Tensor& self, const Tensor& scales, const Tensor& zero_points, int64_t axis,
                             ScalarType dtype) {
   static const char* fn_name = "quantize_tensor_per_channel_affine";
+  require_quantization_loops("quantize_per_channel");
   check_quantize_arguments(fn_name, self, dtype);
   TT_CHECK(axis >= 0 && axis < self.dim(), "Channel axis out of range in per channel affine quantization. Got: ",
            axis, "Expected: [0, ", self.dim(), ")");
@@ -170,6 +198,7 @@ Tensor Tensor::int_repr() const {
 
 Tensor Tensor::dequantize() const {
   const Quantizer& q = quantizer_of(*this, "dequantize");
+  require_quantization_loops("dequantize");
   const Tensor codes = codes_of(*this);
   Tensor output = empty(sizes(), TensorOptions(kFloat));
   if (q.qscheme == kPerTensorAffine) {
