@@ -3,10 +3,10 @@
 # - part 1 (sequence routing) passes its three exact-match gates on held-out sequences and draws the
 #   reversal model's attention maps;
 # - part 2 (TinyGPT on TinyTalks) passes its four gates (held-out margin over the counted bigram,
-#   causality, attention entropy, exact greedy answers), streams its answers with tokens/s and draws
-#   its loss curve and attention maps;
-# - the same part 2 program on a model whose logits at each position depend on later positions (a copy
-#   in a scratch TITO_HOME) fails the causality probe.
+#   causality, attention entropy, exact greedy answers): only with TINYTORCH_E2E_FULL=1 (two minutes);
+# - the same part 2 program, trained 20 steps, on a model whose logits at each position depend on
+#   later positions (a copy in a scratch TITO_HOME), fails the causality probe, and still streams its
+#   demo answers with tokens/s and draws its loss curve and attention maps.
 # Needs modules 11-13 (Embedding, MultiheadAttention, LayerNorm): until the course has them, the story
 # says so and exits 77 (skipped).
 set -euo pipefail
@@ -45,14 +45,15 @@ expect "$out" "meet the gates reversal_accuracy >= 0.95 and copy_accuracy >= 0.9
 grep -q "Reversal, block 1: attention of each head" milestones/05_transformer/attention_routing.svg ||
   fail "part 1 drew no attention maps"
 
-echo "== part 2 on the reference: TinyGPT meets its four gates and streams its answers"
-run_tito 0 milestone run transformer --part 2 --reference
-expect "$out" "measured: part 2 heldout_margin = " "milestone run 05 --part 2"
-expect "$out" "measured: part 2 causality_max_change = " "milestone run 05 --part 2"
-expect "$out" "Q: Hello! | A:" "milestone run 05 --part 2 (the demo)"
-expect "$out" "tokens/s]" "milestone run 05 --part 2 (the demo)"
-grep -q "<polyline" milestones/05_transformer/tinygpt_loss.svg || fail "part 2 drew no loss curve"
-grep -q "where TinyGPT looks" milestones/05_transformer/tinygpt_attention.svg || fail "part 2 drew no attention maps"
+# Part 2 trains for about two minutes on 2 cores: CI runs it only as the short peeking variant below;
+# TINYTORCH_E2E_FULL=1 runs it in full as well.
+if [ "${TINYTORCH_E2E_FULL:-0}" = 1 ]; then
+  echo "== part 2 on the reference: TinyGPT meets its four gates and streams its answers"
+  run_tito 0 milestone run transformer --part 2 --reference
+  expect "$out" "measured: part 2 heldout_margin = " "milestone run 05 --part 2"
+  expect "$out" "measured: part 2 greedy_exact_match = " "milestone run 05 --part 2"
+  expect "$out" "meet the gates heldout_margin >= 0.35 and causality_max_change <= 0.0001" "milestone run 05 --part 2"
+fi
 
 echo "== part 2 on a model that peeks at the future: the causality probe fails it"
 # A copy of the program in a scratch TITO_HOME whose every forward pass adds the mean of all positions'
@@ -75,7 +76,13 @@ grep -qF "kSteps = 20;" "$program" || fail "could not shorten the training in $p
 TINYTORCH_DATASETS="$TINYTORCH_SOURCE_DIR/datasets" TITO_HOME="$home" run_tito 1 milestone run 05 --part 2 --reference
 expect "$out" "Part 2 failed: " "the model that peeks"
 expect "$out" "causality_max_change" "the model that peeks"
-grep -q "measured: part 2 causality_max_change = [0-9.]*e-0[0-3]\|measured: part 2 causality_max_change = 0\.[0-9]" <<<"$out" ||
-  fail "the peeking model's causality change is not large" "$out"
+expect "$out" "Q: Hello! | A:" "the part 2 demo"
+expect "$out" "tokens/s]" "the part 2 demo"
+grep -q "<polyline" "$PWD/milestones/05_transformer/tinygpt_loss.svg" || fail "part 2 drew no loss curve"
+grep -q "where TinyGPT looks" "$PWD/milestones/05_transformer/tinygpt_attention.svg" || fail "part 2 drew no attention maps"
+# The part fails on its first missed gate; the causality gate must be missed too (change > 1e-4).
+change=$(sed -n 's/^ *measured: part 2 causality_max_change = //p' <<<"$out")
+awk -v c="$change" 'BEGIN { exit !(c != "" && c + 0 > 1e-4) }' ||
+  fail "the peeking model's causality_max_change ($change) meets the gate <= 1e-4" "$out"
 
 echo "milestone_05_transformer: all checks passed"
