@@ -21,7 +21,6 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
-#include <map>
 #include <random>
 #include <string>
 #include <vector>
