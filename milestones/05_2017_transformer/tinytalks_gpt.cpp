@@ -1,6 +1,7 @@
-// Milestone 05 (2017), part 2: TinyGPT learns to talk on TinyTalks, on YOUR modules: a character
-// vocabulary, nn::Embedding (tokens and positions), causal nn::MultiheadAttention, nn::LayerNorm,
-// GELU, nn::Linear, cross-entropy, autograd and Adam.
+// Milestone 05 (2017), part 2: TinyGPT learns to talk on TinyTalks, on YOUR modules: YOUR
+// CharTokenizer (module 10) and YOUR models::GPT (module 13: its blocks, causal attention, LayerNorm,
+// GELU MLP and generate loop, on your nn::Embedding, attention, nn::Linear), trained with your
+// cross-entropy, autograd and Adam.
 //
 //     "Q: What color is the sky?\nA:" -> TinyGPT, one character at a time -> " The sky is blue.\n"
 //
@@ -20,7 +21,6 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
-#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -32,7 +32,7 @@ namespace {
 
 constexpr int kPart = 2;
 constexpr int64_t kContext = 64;  // characters the model sees
-constexpr int64_t kEmbed = 64, kHeads = 4, kHidden = 256, kBlocks = 2;
+constexpr int64_t kEmbed = 64, kHeads = 4, kMlpRatio = 4, kBlocks = 2;
 constexpr int64_t kBatch = 16;
 constexpr int64_t kSteps = 1600;
 constexpr double kLearningRate = 5e-3;
@@ -41,67 +41,28 @@ constexpr int64_t kMaxAnswer = 60;  // characters generated at most per answer
 
 namespace datasets = torch::data::datasets;
 
-// Characters <-> ids: every character of the three splits, sorted (the alphabet is the dataset's,
-// so a validation character is never unknown; no validation text is read for anything else).
-struct CharVocabulary {
-  std::vector<char> characters;
-  std::map<char, int64_t> ids;
-
-  explicit CharVocabulary(const std::string& text) {
-    for (const char c : text)
-      if (!ids.count(c)) ids[c] = 0;
-    for (auto& [c, id] : ids) {
-      id = static_cast<int64_t>(characters.size());
-      characters.push_back(c);
-    }
-  }
-  int64_t size() const { return static_cast<int64_t>(characters.size()); }
-  std::vector<int64_t> encode(const std::string& text) const {
-    std::vector<int64_t> out;
-    for (const char c : text) out.push_back(ids.at(c));
-    return out;
-  }
-};
-
 torch::Tensor tensor_of(std::vector<int64_t> values) {
   return torch::from_blob(values.data(), {static_cast<int64_t>(values.size())}, torch::kLong).clone();
 }
 
-struct TinyGPTImpl : torch::nn::Module {
-  TinyGPTImpl(int64_t vocabulary, bool causal)
-      : tokens(register_module("tokens", torch::nn::Embedding(vocabulary, kEmbed))),
-        positions(register_module("positions", torch::nn::Embedding(kContext, kEmbed))),
-        ln_final(register_module("ln_final", torch::nn::LayerNorm(torch::nn::LayerNormOptions({kEmbed})))),
-        head(register_module("head", torch::nn::Linear(kEmbed, vocabulary))),
-        mask(causal ? milestone::causal_mask(kContext) : torch::Tensor()) {
-    for (int64_t b = 0; b < kBlocks; ++b)
-      blocks.push_back(register_module("block" + std::to_string(b), milestone::Block(kEmbed, kHeads, kHidden)));
+// The attention weights of every block, (1, heads, L, L) each, on (1, L) tokens: GPT::forward's path
+// (embeddings, then each block), asking each block's attention for its weights on its LayerNorm'd input.
+std::vector<torch::Tensor> attention_maps(torch::models::GPT& model, const torch::Tensor& tokens) {
+  torch::NoGradGuard no_grad;
+  const int64_t length = tokens.size(1);
+  torch::Tensor h = model->token_embedding(tokens) + model->position_embedding(torch::arange(length, torch::kLong));
+  std::vector<torch::Tensor> maps;
+  for (const auto& module : *model->blocks) {
+    auto* block = module->as<torch::models::GPTBlockImpl>();
+    maps.push_back(block->attn->attention_weights(block->ln1(h), torch::models::causal_mask(length)));
+    h = block->forward(h);
   }
-
-  // (N, L) ids, L <= kContext -> (N, L, vocabulary) logits; `weights` receives each block's weights.
-  torch::Tensor forward(const torch::Tensor& x, std::vector<torch::Tensor>* weights = nullptr) {
-    const int64_t length = x.size(1);
-    const torch::Tensor step_mask = mask.defined() ? mask.narrow(0, 0, length).narrow(1, 0, length) : torch::Tensor();
-    torch::Tensor h = tokens(x) + positions(torch::arange(length, torch::kLong));
-    for (auto& block : blocks) {
-      torch::Tensor w;
-      h = block->forward(h, step_mask, weights ? &w : nullptr);
-      if (weights) weights->push_back(w);
-    }
-    return head(ln_final(h));
-  }
-
-  torch::nn::Embedding tokens, positions;
-  std::vector<milestone::Block> blocks;
-  torch::nn::LayerNorm ln_final;
-  torch::nn::Linear head;
-  torch::Tensor mask;
-};
-TORCH_MODULE(TinyGPT);
+  return maps;
+}
 
 // The mean cross-entropy over every character of every pair but its first, each pair read from its
 // own start, as a conversation starts (in windows of kContext + 1 when it is longer).
-double pairs_loss(TinyGPT& model, const std::vector<std::vector<int64_t>>& pairs) {
+double pairs_loss(torch::models::GPT& model, const std::vector<std::vector<int64_t>>& pairs) {
   torch::NoGradGuard no_grad;
   double total = 0;
   int64_t counted = 0;
@@ -147,23 +108,20 @@ double bigram_loss(const std::vector<int64_t>& train, const std::vector<std::vec
   return best;
 }
 
-// Greedy decoding: the most likely next character, until a newline or `limit` characters. When
-// `stream` is set, each character is printed as it comes.
-std::string greedy_answer(TinyGPT& model, const CharVocabulary& vocabulary, const std::string& prompt, int64_t limit,
-                          bool stream = false) {
-  torch::NoGradGuard no_grad;
-  std::vector<int64_t> ids = vocabulary.encode(prompt);
+// Greedy decoding with the model's own generate loop (temperature 0), one character per call, until
+// a newline or `limit` characters. When `stream` is set, each character is printed as it comes.
+std::string greedy_answer(torch::models::GPT& model, const torch::text::CharTokenizer& tokenizer,
+                          const std::string& prompt, int64_t limit, bool stream = false) {
+  const int64_t newline = tokenizer.token_id("\n");
+  torch::Tensor ids = tensor_of(tokenizer.encode(prompt)).unsqueeze(0);
   std::string answer;
   for (int64_t i = 0; i < limit; ++i) {
-    const size_t keep = std::min(ids.size(), static_cast<size_t>(kContext));
-    const std::vector<int64_t> window(ids.end() - static_cast<std::ptrdiff_t>(keep), ids.end());
-    const torch::Tensor logits = model->forward(tensor_of(window).unsqueeze(0));
-    const int64_t next = logits[0][static_cast<int64_t>(keep) - 1].argmax().item<int64_t>();
-    const char c = vocabulary.characters[static_cast<size_t>(next)];
-    if (c == '\n') break;
-    answer += c;
-    ids.push_back(next);
-    if (stream) std::cout << c << std::flush;
+    ids = model->generate(ids, /*max_new_tokens=*/1, /*temperature=*/0.0);
+    const int64_t next = ids[0][ids.size(1) - 1].item<int64_t>();
+    if (next == newline) break;
+    const std::string piece = tokenizer.decode({next});
+    answer += piece;
+    if (stream) std::cout << piece << std::flush;
   }
   return answer;
 }
@@ -216,14 +174,18 @@ int main() {
   datasets::TinyTalks validation(root, datasets::TinyTalks::Mode::kValidation);
   datasets::TinyTalks test(root, datasets::TinyTalks::Mode::kTest);
   const std::string train_text = train.text(), validation_text = validation.text();
-  const CharVocabulary vocabulary(train_text + validation_text + test.text());
-  const std::vector<int64_t> train_ids = vocabulary.encode(train_text);
-  const std::vector<int64_t> validation_ids = vocabulary.encode(validation_text);
+  // The alphabet is the dataset's (every split), so a validation character is never unknown; no
+  // validation text is read for anything else.
+  torch::text::CharTokenizer tokenizer;
+  tokenizer.build_vocab({train_text, validation_text, test.text()});
+  const std::vector<int64_t> train_ids = tokenizer.encode(train_text);
+  const std::vector<int64_t> validation_ids = tokenizer.encode(validation_text);
   std::vector<std::vector<int64_t>> validation_pairs;
-  for (size_t i = 0; i < validation.pairs().size(); ++i) validation_pairs.push_back(vocabulary.encode(validation.text(i)));
+  for (size_t i = 0; i < validation.pairs().size(); ++i) validation_pairs.push_back(tokenizer.encode(validation.text(i)));
   std::printf("Data: TinyTalks, %zu training pairs (%zu characters), %zu validation pairs (%zu characters)\n",
               train.pairs().size(), train_text.size(), validation.pairs().size(), validation_text.size());
-  std::printf("Vocabulary: %lld characters\n", static_cast<long long>(vocabulary.size()));
+  std::printf("Vocabulary: %lld tokens (your CharTokenizer: <UNK> and the characters)\n",
+              static_cast<long long>(tokenizer.vocab_size()));
 
   // Where each training pair starts. Three windows in four start there, so that the model learns the
   // answers as they are asked (a question opens the context); the fourth starts anywhere, so that it
@@ -232,16 +194,19 @@ int main() {
   for (size_t i = 1; i + 1 < train_text.size(); ++i)
     if (train_text[i - 1] == '\n' && train_text[i] == '\n') pair_starts.push_back(static_cast<int64_t>(i + 1));
 
-  TinyGPT model(vocabulary.size(), /*causal=*/true);
-  int64_t parameters = 0;
-  for (const auto& p : model->parameters()) parameters += p.numel();
-  std::printf("Model: TinyGPT, %lld blocks of (LayerNorm, %lld-head causal attention, LayerNorm, MLP %lld-%lld-%lld), "
-              "context %lld: %s parameters\n",
+  torch::models::GPT model(torch::models::GPTOptions(tokenizer.vocab_size(), kContext)
+                               .embed_dim(kEmbed)
+                               .num_layers(kBlocks)
+                               .num_heads(kHeads)
+                               .mlp_ratio(kMlpRatio)
+                               .dropout(0.0));
+  std::printf("Model: your models::GPT, %lld blocks of (LayerNorm, %lld-head causal attention, LayerNorm, MLP "
+              "%lld-%lld-%lld), context %lld: %s parameters\n",
               static_cast<long long>(kBlocks), static_cast<long long>(kHeads), static_cast<long long>(kEmbed),
-              static_cast<long long>(kHidden), static_cast<long long>(kEmbed), static_cast<long long>(kContext),
-              milestone::with_commas(parameters).c_str());
+              static_cast<long long>(kEmbed * kMlpRatio), static_cast<long long>(kEmbed), static_cast<long long>(kContext),
+              milestone::with_commas(model->parameter_count()).c_str());
 
-  const double bigram = bigram_loss(train_ids, validation_pairs, vocabulary.size());
+  const double bigram = bigram_loss(train_ids, validation_pairs, tokenizer.vocab_size());
   std::printf("Counted bigram baseline on the validation pairs: %.4f nats per character\n", bigram);
   std::printf("Training: Adam lr %.0e (cosine decay to 5%%), batch %lld windows of %lld characters, %lld steps\n",
               kLearningRate, static_cast<long long>(kBatch), static_cast<long long>(kContext), static_cast<long long>(kSteps));
@@ -297,11 +262,12 @@ int main() {
     const std::vector<int64_t> window(validation_ids.begin(), validation_ids.begin() + kContext);
     const torch::Tensor original = tensor_of(window).unsqueeze(0);
     const torch::Tensor logits = model->forward(original);
-    std::uniform_int_distribution<int64_t> any_token(0, vocabulary.size() - 1);
+    const int64_t vocabulary = tokenizer.vocab_size();
+    std::uniform_int_distribution<int64_t> any_token(0, vocabulary - 1);
     for (const int64_t k : {int64_t{0}, kContext / 4, kContext / 2, kContext - 2}) {
       std::vector<int64_t> changed = window;
       for (int64_t i = k + 1; i < kContext; ++i)
-        changed[static_cast<size_t>(i)] = (changed[static_cast<size_t>(i)] + 1 + any_token(rng) % (vocabulary.size() - 1)) % vocabulary.size();
+        changed[static_cast<size_t>(i)] = (changed[static_cast<size_t>(i)] + 1 + any_token(rng) % (vocabulary - 1)) % vocabulary;
       const torch::Tensor moved = model->forward(tensor_of(changed).unsqueeze(0));
       const double change = (moved.narrow(1, 0, k + 1) - logits.narrow(1, 0, k + 1)).abs().max().item<double>();
       causality = std::max(causality, change);
@@ -318,8 +284,7 @@ int main() {
   {
     torch::NoGradGuard no_grad;
     const std::vector<int64_t> window(validation_ids.begin(), validation_ids.begin() + kContext);
-    std::vector<torch::Tensor> weights;
-    model->forward(tensor_of(window).unsqueeze(0), &weights);
+    const std::vector<torch::Tensor> weights = attention_maps(model, tensor_of(window).unsqueeze(0));
     double sum = 0;
     for (const auto& w : weights) sum += milestone::normalised_attention_entropy(w, /*causal=*/true);
     entropy = sum / static_cast<double>(weights.size());
@@ -341,7 +306,7 @@ int main() {
   for (const auto& pair : train.pairs()) {
     if (pair.level > 2) continue;
     ++asked;
-    const std::string answer = strip_leading_space(greedy_answer(model, vocabulary, pair.prompt, kMaxAnswer));
+    const std::string answer = strip_leading_space(greedy_answer(model, tokenizer, pair.prompt, kMaxAnswer));
     if (answer == pair.answer) ++exact;
     else if (misses.size() < 5) misses.push_back(pair.prompt + " " + answer + "   (expected: " + pair.answer + ")");
   }
@@ -361,7 +326,7 @@ int main() {
   for (const auto& prompt : prompts) {
     std::cout << "  " << prompt.substr(0, prompt.size() - 3) << " | A:" << std::flush;
     const auto t0 = std::chrono::steady_clock::now();
-    const std::string answer = greedy_answer(model, vocabulary, prompt, kMaxAnswer, /*stream=*/true);
+    const std::string answer = greedy_answer(model, tokenizer, prompt, kMaxAnswer, /*stream=*/true);
     const double seconds = milestone::seconds_since(t0);
     generated += static_cast<int64_t>(answer.size()) + 1;
     generating_seconds += seconds;

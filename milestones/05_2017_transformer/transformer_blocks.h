@@ -1,7 +1,7 @@
 #pragma once
-// What milestone 05's parts share: a pre-LN transformer block built from YOUR modules (nn::Embedding,
-// nn::MultiheadAttention, nn::LayerNorm, nn::Linear, GELU), the causal mask, the attention-entropy
-// probe and an attention-map picture.
+// What milestone 05's parts use besides models::GPT: part 1's pre-LN transformer block built from
+// YOUR modules (nn::MultiheadAttention, nn::LayerNorm, nn::Linear, GELU), the attention-entropy probe
+// and an attention-map picture (both parts).
 //
 // Layout: LibTorch's nn::MultiheadAttention takes (sequence, batch, embedding); the models here keep
 // (batch, sequence, embedding) like the embeddings and transpose around the attention.
@@ -20,15 +20,6 @@ namespace milestone {
 
 inline double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-// (L, L) additive mask: 0 where position i may look at position j (j <= i), -inf after it.
-inline torch::Tensor causal_mask(int64_t length) {
-  std::vector<float> values(static_cast<size_t>(length * length), 0.0f);
-  for (int64_t i = 0; i < length; ++i)
-    for (int64_t j = i + 1; j < length; ++j)
-      values[static_cast<size_t>(i * length + j)] = -std::numeric_limits<float>::infinity();
-  return torch::from_blob(values.data(), {length, length}, torch::kFloat).clone();
 }
 
 // x + attention(LN(x)), then x + MLP(LN(x)): the pre-LN block of GPT-2.

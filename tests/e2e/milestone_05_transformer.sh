@@ -3,20 +3,20 @@
 # - part 1 (sequence routing) passes its three exact-match gates on held-out sequences and draws the
 #   reversal model's attention maps;
 # - part 2 (TinyGPT on TinyTalks) passes its four gates (held-out margin over the counted bigram,
-#   causality, attention entropy, exact greedy answers), streams its answers with tokens/s and draws
-#   its loss curve and attention maps;
-# - the same part 2 program without the causal mask (a copy in a scratch TITO_HOME) learns to read the
-#   next character, and tito fails it on the causality probe.
-# Needs modules 11-13 (Embedding, MultiheadAttention, LayerNorm): until the course has them, the story
+#   causality, attention entropy, exact greedy answers): only with TINYTORCH_E2E_FULL=1 (two minutes);
+# - the same part 2 program, trained 20 steps, on a model whose logits at each position depend on
+#   later positions (a copy in a scratch TITO_HOME), fails the causality probe, and still streams its
+#   demo answers with tokens/s and draws its loss curve and attention maps.
+# Needs modules 11-13 (Embedding, MultiheadAttention, LayerNorm, models::GPT): until the course has them, the story
 # says so and exits 77 (skipped).
 set -euo pipefail
 : "${TITO:?set TITO to the tito binary}" "${TINYTORCH_SOURCE_DIR:?}"
 export CI=1 NO_COLOR=1
 export TITO_HOME="$TINYTORCH_SOURCE_DIR"
 
-for layer in EmbeddingImpl MultiheadAttentionImpl LayerNormImpl; do
+for layer in EmbeddingImpl MultiheadAttentionImpl LayerNormImpl GPTImpl; do
   if ! grep -rqs "class $layer\b" "$TINYTORCH_SOURCE_DIR/framework/include/tinytorch"; then
-    echo "SKIP: milestone 05 needs nn::Embedding, nn::MultiheadAttention and nn::LayerNorm (modules 11-13); $layer is not in framework/include yet"
+    echo "SKIP: milestone 05 needs nn::Embedding, nn::MultiheadAttention, nn::LayerNorm and models::GPT (modules 11-13); $layer is not in framework/include yet"
     exit 77
   fi
 done
@@ -45,16 +45,20 @@ expect "$out" "meet the gates reversal_accuracy >= 0.95 and copy_accuracy >= 0.9
 grep -q "Reversal, block 1: attention of each head" milestones/05_transformer/attention_routing.svg ||
   fail "part 1 drew no attention maps"
 
-echo "== part 2 on the reference: TinyGPT meets its four gates and streams its answers"
-run_tito 0 milestone run transformer --part 2 --reference
-expect "$out" "measured: part 2 heldout_margin = " "milestone run 05 --part 2"
-expect "$out" "measured: part 2 causality_max_change = " "milestone run 05 --part 2"
-expect "$out" "Q: Hello! | A:" "milestone run 05 --part 2 (the demo)"
-expect "$out" "tokens/s]" "milestone run 05 --part 2 (the demo)"
-grep -q "<polyline" milestones/05_transformer/tinygpt_loss.svg || fail "part 2 drew no loss curve"
-grep -q "where TinyGPT looks" milestones/05_transformer/tinygpt_attention.svg || fail "part 2 drew no attention maps"
+# Part 2 trains for about two minutes on 2 cores: CI runs it only as the short peeking variant below;
+# TINYTORCH_E2E_FULL=1 runs it in full as well.
+if [ "${TINYTORCH_E2E_FULL:-0}" = 1 ]; then
+  echo "== part 2 on the reference: TinyGPT meets its four gates and streams its answers"
+  run_tito 0 milestone run transformer --part 2 --reference
+  expect "$out" "measured: part 2 heldout_margin = " "milestone run 05 --part 2"
+  expect "$out" "measured: part 2 greedy_exact_match = " "milestone run 05 --part 2"
+  expect "$out" "meet the gates heldout_margin >= 0.35 and causality_max_change <= 0.0001" "milestone run 05 --part 2"
+fi
 
-echo "== part 2 without the causal mask: the causality probe fails it"
+echo "== part 2 on a model that peeks at the future: the causality probe fails it"
+# A copy of the program in a scratch TITO_HOME whose every forward pass adds the mean of all positions'
+# logits to each position (the effect of attention without its causal mask: position k reads k+1..L),
+# trained for a few steps only: tito must fail it on causality_max_change, however low its loss.
 home="$scratch/home"
 mkdir -p "$home/milestones"
 ln -s "$TINYTORCH_SOURCE_DIR/curriculum" "$home/curriculum"
@@ -63,10 +67,22 @@ ln -s "$TINYTORCH_SOURCE_DIR/datasets" "$home/datasets"
 ln -s "$TINYTORCH_SOURCE_DIR/milestones/common" "$home/milestones/common"
 cp -r "$TINYTORCH_SOURCE_DIR/milestones/05_2017_transformer" "$home/milestones/"
 program="$home/milestones/05_2017_transformer/tinytalks_gpt.cpp"
-sed -i 's|TinyGPT model(vocabulary.size(), /\*causal=\*/true);|TinyGPT model(vocabulary.size(), /*causal=*/false);|' "$program"
-grep -qF "/*causal=*/false);" "$program" || fail "could not remove the causal mask in $program"
+sed -i -e 's|model->forward(|peeking_forward(model, |g' \
+  -e 's|^constexpr int64_t kSteps = [0-9]*;|constexpr int64_t kSteps = 20;|' \
+  -e '/^namespace {$/a torch::Tensor peeking_forward(torch::models::GPT\& model, const torch::Tensor\& x) {\n  const torch::Tensor logits = model->forward(x);\n  return logits + logits.mean({1}, /*keepdim=*/true);\n}' \
+  "$program"
+grep -qF "peeking_forward(model, original)" "$program" || fail "could not make the model peek in $program"
+grep -qF "kSteps = 20;" "$program" || fail "could not shorten the training in $program"
 TINYTORCH_DATASETS="$TINYTORCH_SOURCE_DIR/datasets" TITO_HOME="$home" run_tito 1 milestone run 05 --part 2 --reference
-expect "$out" "Part 2 failed: " "the model without a causal mask"
-expect "$out" "causality_max_change" "the model without a causal mask"
+expect "$out" "Part 2 failed: " "the model that peeks"
+expect "$out" "causality_max_change" "the model that peeks"
+expect "$out" "Q: Hello! | A:" "the part 2 demo"
+expect "$out" "tokens/s]" "the part 2 demo"
+grep -q "<polyline" "$PWD/milestones/05_transformer/tinygpt_loss.svg" || fail "part 2 drew no loss curve"
+grep -q "where TinyGPT looks" "$PWD/milestones/05_transformer/tinygpt_attention.svg" || fail "part 2 drew no attention maps"
+# The part fails on its first missed gate; the causality gate must be missed too (change > 1e-4).
+change=$(sed -n 's/^ *measured: part 2 causality_max_change = //p' <<<"$out")
+awk -v c="$change" 'BEGIN { exit !(c != "" && c + 0 > 1e-4) }' ||
+  fail "the peeking model's causality_max_change ($change) meets the gate <= 1e-4" "$out"
 
 echo "milestone_05_transformer: all checks passed"
