@@ -5,8 +5,10 @@
 #include <catch2/catch.hpp>
 
 #include <random>
+#include <string>
 #include <vector>
 
+#include "../test_skip.h"
 #include "test_helpers.h"
 #include "kernels/fast_paths.h"  // internal: module 17's kernels
 #include "tinytorch/quantized_kernels.h"
@@ -55,4 +57,24 @@ TEST_CASE("int8 GEMM: QuantizedLinear through the fast kernel matches its float 
   torch::NoGradGuard no_grad;
   const auto y = q(x), expected = fc(x);
   CHECK((y - expected).abs().max().item<double>() < 0.05);
+}
+
+// The VNNI tile runs only on a CPU that has it; elsewhere this entry (framework_tests_needs_avx512_vnni)
+// is reported as skipped, not passed.
+TEST_CASE("int8 GEMM: the AVX-512 VNNI kernel equals the learner's loops", "[int8_gemm][needs_avx512_vnni]") {
+  if (!__builtin_cpu_supports("avx512vnni") || !__builtin_cpu_supports("avx512bw"))
+    SKIP_TEST("this CPU has no AVX-512 VNNI, so the VNNI kernel cannot run here");
+  REQUIRE(std::string(torch::native::int8_gemm_kernel()) == "avx512_vnni");
+  std::mt19937 rng(17);
+  std::uniform_int_distribution<int> codes_a(0, 127), codes_w(-128, 127);
+  for (const Shape& s : {Shape{5, 130, 31}, Shape{33, 17, 300}, Shape{64, 64, 1024}}) {
+    std::vector<uint8_t> a(static_cast<size_t>(s.m * s.k));
+    std::vector<int8_t> w(static_cast<size_t>(s.n * s.k));
+    for (auto& v : a) v = static_cast<uint8_t>(codes_a(rng));
+    for (auto& v : w) v = static_cast<int8_t>(codes_w(rng));
+    std::vector<int32_t> fast(static_cast<size_t>(s.m * s.n), -1), loops(static_cast<size_t>(s.m * s.n), -2);
+    REQUIRE(torch::native::int8_gemm_fast(s.m, s.n, s.k, a.data(), w.data(), fast.data()));
+    torch::native::int8_gemm_loops(s.m, s.n, s.k, a.data(), w.data(), loops.data());
+    CHECK(fast == loops);
+  }
 }
