@@ -46,7 +46,7 @@ std::vector<Tensor> smallest_magnitude_masks(const std::vector<Tensor>& importan
   const auto cut = kept.begin() + count;
   std::nth_element(kept.begin(), cut, kept.end());
   for (auto it = kept.begin(); it != cut; ++it) {
-    const auto [score, tensor, index] = *it;
+    const int64_t tensor = std::get<1>(*it), index = std::get<2>(*it);  // a lambda cannot capture a binding
     TT_DISPATCH_FLOATING_TYPES(result[tensor].scalar_type(), "smallest_magnitude_masks",
                                [&] { result[tensor].data_ptr<scalar_t>()[index] = scalar_t(0); });
   }
