@@ -109,7 +109,7 @@ TEST_CASE("kl_div: reductions, zero targets and the gradient", "[compression][kl
   CHECK(torch::kl_div(log_p, q).item<double>() == Approx(total / 6));  // Reduction::Mean: every element
   CHECK(F::kl_div(log_p, q.clamp(1e-300).log(), F::KLDivFuncOptions(torch::kSum).log_target(true)).item<double>() ==
         Approx(total));
-  nn::KLDivLoss module(nn::KLDivLossOptions(torch::kBatchMean));
+  nn::KLDivLoss module{nn::KLDivLossOptions(torch::kBatchMean)};
   CHECK(module(log_p, q).item<double>() == Approx(total / 2));
   CHECK(test_helpers::printed(*module) == "torch::nn::KLDivLoss()");
   // d/d input = -target / N with batchmean; finite where the target is 0.
