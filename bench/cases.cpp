@@ -14,8 +14,16 @@
 #include "harness.h"
 
 #ifdef BENCH_WITH_LIBTORCH
+#include <dlfcn.h>
 #include <torch/torch.h>
 #define BENCH_IMPL "libtorch"
+// Debian's LibTorch multiplies matrices with OpenBLAS, whose threads torch::set_num_threads does not
+// set: without this a "1 thread" LibTorch matmul runs on every core. Looked up at run time, so the
+// program needs no OpenBLAS headers and still runs on a LibTorch built with another BLAS.
+static void set_blas_threads(int threads) {
+  using SetThreads = void (*)(int);
+  if (auto set = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"))) set(threads);
+}
 #define BENCH_HAS_AUTOGRAD 1
 #define BENCH_HAS_OPTIM 1
 #define BENCH_HAS_CONV 1
@@ -453,6 +461,9 @@ int main(int argc, char** argv) {
     }
   }
   torch::set_num_threads(options.threads);
+#ifdef BENCH_WITH_LIBTORCH
+  set_blas_threads(options.threads);
+#endif
   for (const Case& c : cases) {
     if (!options.wants(c.name)) continue;
     try {
