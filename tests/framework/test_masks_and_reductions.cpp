@@ -54,6 +54,9 @@ TEST_CASE("masked_select, masked_fill, nonzero, where and index_select", "[ops][
   CHECK(values(x.index_select(1, torch::tensor({2, 2}))) == V{2, 2, 5, 5});
   CHECK_THROWS_WITH(x.masked_fill(x, 0), Contains("expected a mask of dtype Bool"));
   CHECK_THROWS_WITH(x.index_select(0, torch::tensor({2})), Contains("index out of range in self"));
+  // LibTorch's index_select takes no negative positions; indexing with a tensor counts them from the end.
+  CHECK_THROWS_WITH(x.index_select(1, torch::tensor({-1})), Contains("index out of range in self"));
+  CHECK(values(x.index({torch::indexing::Slice(), torch::tensor({-1, 0})})) == V{2, 0, 5, 3});
   auto y = x.clone();
   CHECK_THROWS_WITH(y.masked_fill_(torch::ones({4, 2, 3}, torch::kBool), 0), Contains("does not broadcast"));
 }

@@ -46,6 +46,17 @@ TEST_CASE("ModuleList registers its modules as children 0, 1, ... and gives type
   CHECK(copy->parameters()[0].equal(list->parameters()[0]));
 }
 
+TEST_CASE("clone() keeps the dtype a module was converted to", "[nn][containers]") {
+  torch::nn::Linear linear(3, 2);
+  linear->to(torch::kDouble);
+  auto copy = std::dynamic_pointer_cast<torch::nn::LinearImpl>(linear->clone());
+  REQUIRE(copy != nullptr);
+  CHECK(copy->weight.scalar_type() == torch::kDouble);
+  CHECK(copy->weight.requires_grad());
+  CHECK(copy->weight.equal(linear->weight));
+  CHECK(copy->weight.data_ptr() != linear->weight.data_ptr());
+}
+
 TEST_CASE("ModuleDict keeps modules under keys in insertion order", "[nn][containers]") {
   std::vector<std::pair<std::string, std::shared_ptr<torch::nn::Module>>> named = {
       {"b", torch::nn::Linear(2, 2).ptr()}, {"a", torch::nn::ReLU().ptr()}};

@@ -220,3 +220,15 @@ TEST_CASE("training: Trainer checkpoints resume the run exactly, schedule and hi
   // step() after each epoch, and LibTorch's first step() keeps the rate: 0.5, 0.5, 0.25, 0.125.
   CHECK(resumed.history().epochs[3].lr == Approx(0.5 * 0.25));
 }
+
+TEST_CASE("torch::save and torch::load keep every plain dtype, the integer codes too", "[training][checkpoint]") {
+  for (const auto dtype : {torch::kBool, torch::kByte, torch::kChar, torch::kInt, torch::kLong, torch::kFloat, torch::kDouble}) {
+    const torch::Tensor x = torch::arange(4).to(dtype);
+    std::stringstream stream;
+    torch::save(x, stream);
+    torch::Tensor y;
+    torch::load(y, stream);
+    CHECK(y.scalar_type() == dtype);
+    CHECK(y.to(torch::kLong).equal(x.to(torch::kLong)));  // kByte/kChar/kInt have no arithmetic here
+  }
+}

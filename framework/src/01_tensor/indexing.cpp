@@ -107,11 +107,13 @@ BasicIndexing apply_basic_indices(const Tensor& self, ArrayRef<TensorIndex> indi
 // (n, 1) for a Long tensor (checked against `size`, the dim it indexes).
 Tensor picked_coordinates(const Tensor& index, int64_t size, int64_t self_dim) {
   if (index.scalar_type() == kBool) return nonzero(index);
-  const Tensor positions = index.reshape({-1, 1}).contiguous();
-  const int64_t* at = positions.data_ptr<int64_t>();
+  // A copy: negative positions count from the end, and are wrapped here (index_select refuses them).
+  const Tensor positions = index.reshape({-1, 1}).contiguous().clone();
+  int64_t* at = positions.data_ptr<int64_t>();
   for (int64_t i = 0; i < positions.size(0); ++i) {
     TT_CHECK(at[i] >= -size && at[i] < size, "index ", at[i], " is out of bounds for dimension ", self_dim,
              " with size ", size);
+    if (at[i] < 0) at[i] += size;
   }
   return positions;
 }

@@ -113,7 +113,8 @@ Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
   }
   const size_t row_bytes = static_cast<size_t>(inner * self.element_size());
   for (int64_t i = 0; i < positions.numel(); ++i) {
-    const int64_t at = picked[i] < 0 ? picked[i] + size : picked[i];
+    // LibTorch's index_select takes no negative positions (Tensor::index wraps them before calling it).
+    const int64_t at = picked[i];
     TT_CHECK(at >= 0 && at < size, "index out of range in self");
     for (int64_t o = 0; o < outer; ++o) {
       std::memcpy(element(result, (o * positions.numel() + i) * inner), element(source, (o * size + at) * inner),

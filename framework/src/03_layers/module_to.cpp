@@ -1,4 +1,5 @@
 // Module::to(device / dtype): LibTorch's in-place conversion of a module's parameters and buffers.
+#include "tinytorch/nn/cloneable.h"
 #include "tinytorch/nn/module.h"
 #include "tinytorch/tensor_impl.h"
 
@@ -17,6 +18,21 @@ void convert_in_place(const Tensor& tensor, ScalarType dtype) {
   impl->set_autograd_meta(std::move(autograd_meta));
 }
 }  // namespace
+
+namespace detail {
+void assign_data(const Tensor& target, const Tensor& source) {
+  if (target.scalar_type() == source.scalar_type()) {
+    Tensor values = target;
+    values.copy_(source);
+    return;
+  }
+  Tensor copy = source.detach().clone();
+  TensorImpl* impl = target.unsafeGetTensorImpl();
+  auto autograd_meta = impl->autograd_meta();
+  *impl = *copy.unsafeGetTensorImpl();
+  impl->set_autograd_meta(std::move(autograd_meta));
+}
+}  // namespace detail
 
 void Module::to(Device device, ScalarType dtype, bool /*non_blocking*/) {
   check_device_is_cpu(device);

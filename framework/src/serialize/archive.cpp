@@ -266,7 +266,9 @@ IValue read_value(ByteReader& in) {
 
 Tensor read_tensor(ByteReader& in, const std::string& key) {
   const uint8_t dtype_code = in.u8();
-  TT_CHECK(dtype_code <= static_cast<uint8_t>(ScalarType::Double), "InputArchive: the archive is corrupted: tensor '",
+  // Every plain dtype (kBool ... kDouble, and the integer codes kByte, kChar, kInt); quantized
+  // tensors are not archived.
+  TT_CHECK(dtype_code <= static_cast<uint8_t>(ScalarType::Int), "InputArchive: the archive is corrupted: tensor '",
            key, "' has unknown dtype code ", static_cast<int>(dtype_code), "; ", kResaveAdvice);
   const auto dtype = static_cast<ScalarType>(dtype_code);
   const uint32_t dim = in.u32();

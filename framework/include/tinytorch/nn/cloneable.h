@@ -13,6 +13,11 @@
 
 namespace tinytorch {
 namespace nn {
+namespace detail {
+// target takes source's values and dtype, in place (every handle to target sees them); its
+// autograd state stays. Defined in src/03_layers/module_to.cpp.
+void assign_data(const Tensor& target, const Tensor& source);
+}  // namespace detail
 
 template <typename Derived>
 class Cloneable : public Module {
@@ -44,7 +49,8 @@ class Cloneable : public Module {
                           const char* what) {
     TT_CHECK(from.size() == to.size(), "The cloned module does not have the same number of ", what,
              " as the original module (", to.size(), " vs ", from.size(), "): does reset() register all of them?");
-    for (const auto& item : from) to[item.key()].copy_(item.value());
+    // A parameter converted with Module::to keeps its dtype in the copy, as in LibTorch.
+    for (const auto& item : from) detail::assign_data(to[item.key()], item.value());
   }
 };
 
