@@ -171,7 +171,7 @@ TEST_CASE("gemm_ikj equals the triple loop and leaves C's padding columns alone"
 TEST_CASE("the packed GEMM reads transposed and strided operands through their strides", "[points=10][packing]") {
   torch::cpublas::set_float_kernel("generic");
   // Above kSmallGemmMaxMultiplyAdds: these take the packed path.
-  const int64_t m = random_int(40, 70), k = random_int(60, 90), n = random_int(50, 80);
+  const int64_t m = random_int(50, 70), k = random_int(60, 90), n = random_int(50, 80);
   for (const bool ta : {false, true}) {
     for (const bool tb : {false, true}) {
       const torch::Tensor a = matrix(m, k, ta), b = matrix(k, n, tb);
@@ -206,7 +206,7 @@ TEST_CASE("the blocked GEMM equals the triple loop on ragged shapes, across k an
       {300, 1, 513},  // one column
       {7, 2100, 10},  // two column blocks (NC), the second narrow
       {24, 64, 256},  // whole tiles, one full k block
-      {random_int(20, 60), random_int(20, 60), random_int(257, 300)},
+      {random_int(40, 60), random_int(40, 60), random_int(257, 300)},
   };
   for (const Shape& s : shapes) {
     const torch::Tensor a = random_tensor({s.m, s.k}), b = random_tensor({s.k, s.n});
@@ -231,7 +231,8 @@ TEST_CASE("the micro-kernel gives exact double and int64 products, whole tiles a
     }
   }
   // Two k blocks (k > 256): the later block adds to what the first wrote.
-  const torch::Tensor a = random_tensor({9, 400}, -8, 8, torch::kLong), b = random_tensor({400, 11}, -8, 8, torch::kLong);
+  const torch::Tensor a = random_tensor({9, 400}, -8, 8, torch::kLong);
+  const torch::Tensor b = random_tensor({400, 11}, -8, 8, torch::kLong);
   CHECK_THAT(torch::acceleration::fast_mm(a, b), Equals(product_oracle(a, b)));
 }
 

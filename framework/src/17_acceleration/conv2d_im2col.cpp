@@ -204,7 +204,9 @@ std::tuple<Tensor, Tensor, Tensor> conv2d_backward_im2col(const Tensor& grad_out
         add_weight_grad_chunk(g, x + first * image_size, images, gm, cols, chunk_grad_weight.data_ptr<scalar_t>(),
                               grad_weight.data_ptr<scalar_t>());
       }
-      if (output_mask[0]) add_input_grad_chunk(g, w, gm, images, cols, grad_input.data_ptr<scalar_t>() + first * image_size);
+      if (output_mask[0]) {
+        add_input_grad_chunk(g, w, gm, images, cols, grad_input.data_ptr<scalar_t>() + first * image_size);
+      }
     }
   });
   return {grad_input, grad_weight, grad_bias};

@@ -159,7 +159,7 @@ const Kernel<int64_t>& long_kernel() {
 
 // Per-thread scratch buffers that grow and are kept (no allocation per call): slot kPackA holds a
 // thread's packed A block, kPackB the packed B block. thread_local: each thread packs its own A.
-constexpr int kPackA = 0, kPackB = 1;
+[[maybe_unused]] constexpr int kPackA = 0, kPackB = 1;
 template <typename T>
 T* scratch(int slot, int64_t elements) {
   struct Buffer {

@@ -16,7 +16,7 @@ struct ValidRange {
   int64_t first, last;
 };
 
-ValidRange valid_outputs(int64_t offset, int64_t stride, int64_t width, int64_t out_size) {
+[[maybe_unused]] ValidRange valid_outputs(int64_t offset, int64_t stride, int64_t width, int64_t out_size) {
   // x stride + offset >= 0  <=>  x >= ceil(-offset / stride); and < width <=> x <= (width - 1 - offset) / stride.
   int64_t first = offset >= 0 ? 0 : (-offset + stride - 1) / stride;
   int64_t last = width - 1 - offset < 0 ? 0 : (width - 1 - offset) / stride + 1;

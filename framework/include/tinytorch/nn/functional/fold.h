@@ -5,6 +5,8 @@
 //   namespace F = torch::nn::functional;
 //   auto cols = F::unfold(x, F::UnfoldFuncOptions({3, 3}).padding(1));          // (N, C 9, H W)
 //   auto back = F::fold(cols, F::FoldFuncOptions({H, W}, {3, 3}).padding(1));    // (N, C, H, W)
+#include <utility>
+
 #include "tinytorch/acceleration.h"
 #include "tinytorch/errors.h"
 #include "tinytorch/expanding_array.h"
@@ -25,7 +27,8 @@ struct FoldOptions {
 };
 
 struct UnfoldOptions {
-  UnfoldOptions(ExpandingArray<2> kernel_size) : kernel_size_(std::move(kernel_size)) {}  // NOLINT: implicit, as LibTorch's
+  // Implicit, as LibTorch's: F::unfold(x, {3, 3}).
+  UnfoldOptions(ExpandingArray<2> kernel_size) : kernel_size_(std::move(kernel_size)) {}  // NOLINT
   TORCH_ARG(ExpandingArray<2>, kernel_size);
   TORCH_ARG(ExpandingArray<2>, dilation) = 1;
   TORCH_ARG(ExpandingArray<2>, padding) = 0;
