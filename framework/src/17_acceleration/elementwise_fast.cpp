@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "tinytorch/acceleration_kernels.h"
+#include "tinytorch/errors.h"
 #include "tinytorch/functions.h"
 #include "tinytorch/kernels.h"
 
@@ -182,7 +183,7 @@ void for_each_offset(const Tensor& t, Visit visit) {
 //   - operand contiguous: s[i] = element_op(s[i], o[i]);
 //   - operand strided (a transposed gradient: same sizes, other strides): walk it with the given
 //     for_each_offset(operand, visit), which calls visit(offset) for its elements in row-major order
-//     of its sizes, so the i-th call is element i: s[i] = element_op(s[i], o[offset]).
+//     of its sizes, so the i-th call is element i, found at o + offset.
 template <typename T, typename ElementOp>
 void fused_update_loop(T* s, const T* o, int64_t n, const Tensor& operand, bool same_shape, ElementOp element_op) {
   // BEGIN SOLUTION name="tinytorch::native::fused_update_loop" lesson="9. Fusion and memory traffic"

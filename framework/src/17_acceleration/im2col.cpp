@@ -3,9 +3,10 @@
 // folding gradients back (contracts in tinytorch/acceleration_kernels.h). The given valid_outputs
 // below finds, for one kernel tap, the output columns that land inside the image, so that your loops
 // need no bounds test per element.
-#include "tinytorch/acceleration_kernels.h"
-
 #include <algorithm>
+
+#include "tinytorch/acceleration_kernels.h"
+#include "tinytorch/errors.h"
 
 namespace tinytorch {
 namespace native {
