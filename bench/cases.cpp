@@ -399,7 +399,7 @@ std::vector<Case> all_cases() {
   }
 #ifndef BENCH_WITH_LIBTORCH
   for (int64_t n : {64, 256, 512, 1024}) {
-    cases.push_back({"matmul_naive_" + std::to_string(n), "the learner's triple loop, " + std::to_string(n),
+    cases.push_back({"matmul_naive_" + std::to_string(n), "module 01's loops (naive_mm), " + std::to_string(n),
                      [n](const bench::Options& o) { naive_matmul_case(n, o); }});
   }
 #endif
