@@ -30,10 +30,11 @@ static void set_blas_threads(int threads) {
 #define BENCH_HAS_POOLING 1
 #else
 #include <tinytorch/torch.h>
-// The reference library's internal GEMM (module 17): its kernel's name and the learner's triple loop
-// for comparison. A student release has no such header: those two things are then left out.
-#if __has_include("kernels/gemm.h")
-#include "kernels/gemm.h"
+// Module 17's GEMM: its micro-kernel's name, and module 01's loops (acceleration::naive_mm) for
+// comparison. A framework without module 17's headers leaves those two things out.
+#if __has_include(<tinytorch/acceleration_kernels.h>) && __has_include(<tinytorch/acceleration.h>)
+#include <tinytorch/acceleration.h>
+#include <tinytorch/acceleration_kernels.h>
 #define BENCH_HAS_INTERNAL_GEMM 1
 #endif
 #define BENCH_IMPL "tinytorch"
@@ -57,8 +58,8 @@ static void set_blas_threads(int threads) {
 #if __has_include(<tinytorch/nn/modules/quantized_linear.h>)
 #include <tinytorch/nn/modules/quantized_linear.h>
 #define BENCH_HAS_QUANTIZED_LINEAR 1
-#if __has_include("kernels/fast_paths.h")
-#include "kernels/fast_paths.h"
+#if __has_include("17_acceleration/extra/extras.h")  // module 17's instructor extra: reference only
+#include "17_acceleration/extra/extras.h"
 #define BENCH_HAS_INT8_KERNEL_NAME 1
 #endif
 #endif
@@ -123,11 +124,11 @@ void matmul_case(int64_t n, const bench::Options& options) {
 }
 
 #ifdef BENCH_HAS_INTERNAL_GEMM
-// The learner's triple loop (module 01's starting point), for comparison: always one thread.
+// Module 01's loops (torch::acceleration::naive_mm, the learner's mm without module 17), for
+// comparison: always one thread.
 void naive_matmul_case(int64_t n, const bench::Options& options) {
   const auto a = torch::randn({n, n});
   const auto b = torch::randn({n, n});
-  auto c = torch::empty({n, n});
   bench::Budget budget = options.budget();
   // One call of 1024 takes seconds (minutes on a loaded machine): one sample is measurement enough,
   // and the warm-up call is the only other one.
@@ -135,18 +136,15 @@ void naive_matmul_case(int64_t n, const bench::Options& options) {
   budget.warmup_seconds = 0;
   budget.target_seconds = options.quick ? 0 : 2.0;
   const bench::Timing timing = bench::measure(
-      [&] {
-        torch::cpublas::gemm_reference(n, n, n, a.data_ptr<float>(), n, 1, b.data_ptr<float>(), n, 1,
-                                       c.data_ptr<float>(), n);
-      },
+      [&] { torch::acceleration::naive_mm(a, b); },
       budget);
   bench::print_result("matmul_naive_" + std::to_string(n), BENCH_IMPL, 1, timing, 2.0 * n * n * n,
-                      {"\"kernel\": \"naive triple loop\""});
+                      {"\"kernel\": \"module 01 loops\""});
 }
 #elif !defined(BENCH_WITH_LIBTORCH)
 void naive_matmul_case(int64_t n, const bench::Options& options) {
   bench::print_unavailable("matmul_naive_" + std::to_string(n), BENCH_IMPL, options.threads,
-                           "not available: needs the reference library's framework/src/kernels/gemm.h");
+                           "not available: needs module 17's tinytorch/acceleration.h");
 }
 #endif
 
@@ -409,7 +407,7 @@ std::vector<Case> all_cases() {
   }
 #ifndef BENCH_WITH_LIBTORCH
   for (int64_t n : {64, 256, 512, 1024}) {
-    cases.push_back({"matmul_naive_" + std::to_string(n), "the learner's triple loop, " + std::to_string(n),
+    cases.push_back({"matmul_naive_" + std::to_string(n), "module 01's loops (naive_mm), " + std::to_string(n),
                      [n](const bench::Options& o) { naive_matmul_case(n, o); }});
   }
 #endif

@@ -94,10 +94,12 @@ expect 'no solution or instructor-only text found in the release; every learner 
 expect 'Withheld [0-9]+ instructor-only files'
 [[ ! -e "$SCRATCH/student/.git" ]] || fail "the git history was released"
 [[ ! -e "$SCRATCH/student/$variants" ]] || fail "the known-wrong variants (which quote solutions) were released"
-# Module 17's fast kernels and the internal headers of what lessons ask for are not handed out.
-[[ ! -e "$SCRATCH/student/framework/src/kernels" ]] || fail "module 17's kernels were released"
-if grep -rqE 'gemm_reference|cpublas::gemm|conv2d_im2col' "$SCRATCH/student/framework/include" "$SCRATCH/student/curriculum"; then
-  fail "a public header or the curriculum offers the GEMM or the im2col convolution"
+# Module 17's kernels are released as the learner's starters; its instructor extra (SIMD kernels) is not.
+[[ ! -e "$SCRATCH/student/framework/src/17_acceleration/extra" ]] || fail "module 17's instructor extra was released"
+grep -q 'throw tinytorch::NotImplemented("tinytorch::cpublas::blocked_gemm"' \
+  "$SCRATCH/student/framework/src/17_acceleration/gemm.cpp" || fail "module 17's GEMM was not released as a starter"
+if grep -rqE 'gemm_reference|_mm256_fmadd_ps|_mm512_fmadd_ps' "$SCRATCH/student/framework" "$SCRATCH/student/curriculum"; then
+  fail "the release offers a finished GEMM loop or SIMD micro-kernel"
 fi
 [[ ! -e "$SCRATCH/student/framework/include/tinytorch/gemm.h" ]] || fail "tinytorch/gemm.h was released"
 grep -q 'throw tinytorch::NotImplemented("tinytorch::native::relu"' "$SCRATCH/student/$acts" || fail "no starter in the release"

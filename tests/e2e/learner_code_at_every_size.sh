@@ -38,6 +38,7 @@ void report(const char* what, int64_t n, bool ok) {
 }
 
 int main() {
+  std::printf("fast kernels: %s\n", torch::acceleration::fast_kernels_available() ? "yes" : "no");
   for (const int64_t n : {32, 128}) {
     const torch::Tensor a = torch::rand({n, n}), b = torch::rand({n, n});
     const float* pa = a.data_ptr<float>();
@@ -98,6 +99,7 @@ out=$("$TITO" milestone run sizes 2>&1)
 status=$?
 set -e
 [ "$status" -eq 1 ] || fail "the program on the planted module 01 passed (exit $status)" "$out"
+expect "$out" "fast kernels: no" "the program on the planted module 01 (torch::acceleration::fast_kernels_available)"
 for op in "a + b" "a > b" "a.sum(0)" "mm(a, b)"; do
   expect "$out" "$op 32x32: right" "the program on the planted module 01"
   expect "$out" "$op 128x128: wrong" "the program on the planted module 01"
@@ -105,6 +107,7 @@ done
 
 echo "== on the reference library (fast kernels) every case is right"
 out=$("$TITO" milestone run sizes --reference 2>&1) || fail "the program on the reference failed" "$out"
+expect "$out" "fast kernels: yes" "the program on the reference (torch::acceleration::fast_kernels_available)"
 for op in "a + b" "a > b" "a.sum(0)" "mm(a, b)"; do
   expect "$out" "$op 128x128: right" "the program on the reference"
 done

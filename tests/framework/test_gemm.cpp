@@ -1,4 +1,4 @@
-// The fast matrix multiply (framework/src/kernels/gemm.h, module 17's) against the naive triple loop it must equal: every
+// The fast matrix multiply (framework/src/17_acceleration/gemm.cpp, module 17's) against the naive triple loop it must equal: every
 // micro-kernel this CPU has, 1 and 2 threads, ragged shapes (not multiples of the tile, the vector
 // width or the cache blocks), 1-row and 1-column matrices, strided and transposed inputs, double
 // and int64, and mm/bmm/matmul on views.
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "test_helpers.h"
-#include "kernels/gemm.h"  // internal: module 17's GEMM
+#include <tinytorch/acceleration_kernels.h>  // module 17's GEMM
 
 namespace {
 
@@ -30,6 +30,19 @@ static_assert(9 * 45 * 23 <= torch::cpublas::kSmallGemmMaxMultiplyAdds &&
                   33 * 70 * 40 <= torch::cpublas::kSmallGemmMaxMultiplyAdds &&
                   97 * 97 * 97 > torch::cpublas::kSmallGemmMaxMultiplyAdds,
               "the shapes must exercise both the small and the packed path");
+
+// The plain triple loop the fast GEMM must equal (module 01's definition, on raw strides).
+template <typename T>
+void gemm_reference(int64_t m, int64_t n, int64_t k, const T* a, int64_t a_rs, int64_t a_cs, const T* b, int64_t b_rs,
+                    int64_t b_cs, T* c, int64_t ldc) {
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < n; ++j) {
+      T dot = 0;
+      for (int64_t p = 0; p < k; ++p) dot += a[i * a_rs + p * a_cs] * b[p * b_rs + j * b_cs];
+      c[i * ldc + j] = dot;
+    }
+  }
+}
 
 // Values with a non-trivial fractional part, so that a wrong index shows in the sum.
 template <typename T>
@@ -54,7 +67,7 @@ void check_against_reference(const Shape& s, bool transpose_a, bool transpose_b,
   std::vector<T> fast(static_cast<size_t>(std::max<int64_t>(s.m * ldc, 1)), sentinel);
   std::vector<T> expected(fast.size(), sentinel);
   torch::cpublas::gemm(s.m, s.n, s.k, a.data(), a_rs, a_cs, b.data(), b_rs, b_cs, fast.data(), ldc);
-  torch::cpublas::gemm_reference(s.m, s.n, s.k, a.data(), a_rs, a_cs, b.data(), b_rs, b_cs, expected.data(), ldc);
+  gemm_reference(s.m, s.n, s.k, a.data(), a_rs, a_cs, b.data(), b_rs, b_cs, expected.data(), ldc);
   INFO(label << " m=" << s.m << " n=" << s.n << " k=" << s.k << " transpose_a=" << transpose_a
              << " transpose_b=" << transpose_b);
   for (int64_t i = 0; i < s.m; ++i) {

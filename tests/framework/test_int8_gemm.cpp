@@ -1,4 +1,4 @@
-// Module 17's int8 GEMM (framework/src/kernels/int8_gemm.cpp) against the learner's loops it must
+// Module 17's int8 GEMM (framework/src/17_acceleration/extra/int8_gemm.cpp, the instructor's extra) against the learner's loops it must
 // equal exactly: ragged shapes (k not a multiple of 32 or 64, odd row counts, fewer than 4 weight
 // rows), 1 and 2 threads, codes at the extremes (activations 0 and 127, weights -128 and 127).
 // Runs whichever kernel this CPU has (AVX2 or AVX-512 VNNI) and names it.
@@ -10,7 +10,7 @@
 
 #include "../test_skip.h"
 #include "test_helpers.h"
-#include "kernels/fast_paths.h"  // internal: module 17's kernels
+#include "17_acceleration/extra/extras.h"  // internal: module 17's instructor extra
 #include "tinytorch/quantized_kernels.h"
 
 namespace {

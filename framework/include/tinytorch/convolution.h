@@ -7,7 +7,7 @@
 //
 // stride, padding and dilation take one number (both directions) or two ({height, width}).
 // Systems numbers: 2 N O OH OW C kh kw FLOPs forward and twice that backward (one GEMM for the
-// weight gradient, one for the input gradient). Module 17's fast path (the reference library's)
+// weight gradient, one for the input gradient). Module 17's fast path (im2col + GEMM)
 // also needs a scratch buffer (the unfolded input, im2col): C kh kw x OH OW elements per image, kh kw
 // times the image for stride 1, for as many images at a time as fit in about 256 KiB.
 #include <cstdint>

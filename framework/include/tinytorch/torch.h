@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "tinytorch/acceleration.h"
 #include "tinytorch/activations.h"
 #include "tinytorch/allocator.h"
 #include "tinytorch/attention.h"
@@ -48,6 +49,7 @@
 #include "tinytorch/nn/functional/conv.h"
 #include "tinytorch/nn/functional/dropout.h"
 #include "tinytorch/nn/functional/embedding.h"
+#include "tinytorch/nn/functional/fold.h"
 #include "tinytorch/nn/functional/loss.h"
 #include "tinytorch/nn/functional/normalization.h"
 #include "tinytorch/nn/functional/pooling.h"

@@ -4,8 +4,8 @@
 // The kernels are the learner's (conv2d_loops.cpp): conv2d_reference is the definition, seven loops
 // over (sample, output channel, output row, output column, input channel, kernel row, kernel column),
 // and conv2d_backward_reference its gradients by the same loops. Module 17's im2col path
-// (framework/src/kernels/conv2d_im2col.cpp) computes the same faster; it replaces them only in builds
-// that link it (runtime/fast_kernels.h), so a learner's build runs the learner's loops at every size.
+// (framework/src/17_acceleration/conv2d_im2col.cpp) computes the same faster; it replaces them only in
+// builds that link it (runtime/fast_kernels.h), so a learner's build runs the learner's loops at every size.
 #include <algorithm>
 #include <cmath>
 #include <ostream>

@@ -1,10 +1,12 @@
 #pragma once
-// The hook through which module 17's fast kernels (framework/src/kernels/: vectorised element-wise
-// and reduction loops, the blocked GEMM, the im2col convolution, and through the GEMM the thread
-// pool) reach the given code. Every entry is null unless the program links the kernels part: every
-// link of the reference library does (framework/CMakeLists.txt keeps the symbol
-// tinytorch_fast_kernels_registration), tito's learner builds only once module 17 is in the build.
-// Without them each op runs the learner's own loops at every size, as the lessons promise.
+// The hook through which module 17's fast kernels (framework/src/17_acceleration/, the learner's:
+// vectorised element-wise and reduction loops, the blocked GEMM, the im2col convolution, and through
+// the GEMM the thread pool) reach the given code. Every entry is null unless the program links the
+// registration (17_acceleration/registration.cpp): every link of the reference library does
+// (framework/CMakeLists.txt keeps the symbol tinytorch_fast_kernels_registration), tito's learner
+// builds only once module 17 is in the build. Without them each op runs the learner's own loops at
+// every size, as the lessons promise. The int8 GEMM entry is the instructor's extra
+// (17_acceleration/extra/), which only the reference library links.
 // Internal: no public header includes this, and learner files never see it.
 #include <array>
 #include <cstdint>
@@ -12,14 +14,12 @@
 #include <vector>
 
 #include "09_convolutions/conv2d_kernels.h"
+#include "tinytorch/acceleration_kernels.h"  // FastArithmetic, FastComparison
 #include "tinytorch/scalar.h"
 #include "tinytorch/tensor.h"
 
 namespace tinytorch {
 namespace detail {
-
-enum class FastArithmetic { Add, Sub, Mul, Div };
-enum class FastComparison { Eq, Ne, Gt, Lt, Ge, Le };
 
 // Each kernel either computes the whole result (true, or a defined tensor) or declines (false, or
 // an undefined tensor) and leaves the case to the general code; none records anything.
@@ -42,13 +42,20 @@ struct FastKernels {
   std::tuple<Tensor, Tensor, Tensor> (*conv2d_backward)(const Tensor& grad_output, const Tensor& input,
                                                         const Tensor& weight, const native::Conv2dParams& params,
                                                         const std::array<bool, 3>& output_mask) = nullptr;
+  // torch::im2col / col2im on a contiguous floating batch: columns (N, C kh kw, OH OW) from images
+  // (N, C, H, W), and back (col2im adds overlapping taps). Only g's image, kernel, stride, padding,
+  // dilation and output sizes are read (g.batch = N).
+  Tensor (*im2col)(const Tensor& images, const native::Conv2dGeometry& g) = nullptr;
+  Tensor (*col2im)(const Tensor& columns, const native::Conv2dGeometry& g) = nullptr;
   // Same contract as native::int8_gemm_loops (acc = a w^T in int32), for activation codes a within
   // [0, 127] (QuantizedLinear's reduce_range): AVX-512 VNNI or AVX2 where the CPU has them.
   bool (*int8_gemm)(int64_t m, int64_t n, int64_t k, const uint8_t* a, const int8_t* w, int32_t* acc) = nullptr;
 };
 
 const FastKernels& fast_kernels();
-// Called once, before main(), by the kernels part's registration (framework/src/kernels/registration.cpp).
+// Called once, before main(), by module 17's registration (17_acceleration/registration.cpp) and the
+// instructor's extra (17_acceleration/extra/registration.cpp): each sets the entries it has (non-null)
+// and leaves the others as they are.
 void install_fast_kernels(const FastKernels& kernels);
 
 }  // namespace detail

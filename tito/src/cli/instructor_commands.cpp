@@ -121,7 +121,7 @@ int run_release(const GlobalOptions& options, const ReleaseArgs& args) {
                            result.regions_stripped);
   if (!result.withheld.empty())
     std::cout << fmt::format("Withheld {} instructor-only file{} (curriculum.json \"instructor_only\": reference code "
-                             "learners write in later modules).\n",
+                             "no learner writes or links, and the modules' known-wrong variants).\n",
                              result.withheld.size(), result.withheld.size() == 1 ? "" : "s");
   for (const auto& marker : result.leftover_markers) std::cout << out.fail_mark() << " solution marker left at " << marker << "\n";
   for (const auto& leak : result.leaks) std::cout << out.fail_mark() << " solution text left at " << leak << "\n";

@@ -96,8 +96,8 @@ std::string region_text(const std::string& source, const std::vector<SolutionReg
   return text;
 }
 
-// curriculum.json's "instructor_only" paths: reference code no learner has written yet (module 17's
-// kernels) and what only builds with it. A path ending in '/' is a folder.
+// curriculum.json's "instructor_only" paths: reference code no learner writes or links (module 17's
+// instructor extra: SIMD kernels) and what only builds with it. A path ending in '/' is a folder.
 std::vector<std::string> instructor_only_paths(const fs::path& source_dir) {
   std::vector<std::string> paths;
   const fs::path file = source_dir / "curriculum" / "curriculum.json";

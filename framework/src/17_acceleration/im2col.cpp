@@ -1,9 +1,12 @@
-// im2col / col2im (see tinytorch/im2col.h). Per kernel tap (c, i, j) and output row y, the input
-// row is fixed and the output columns x that land inside the image form one interval: the loops
-// copy that interval and write zeros around it, with no bounds test per element.
-#include "kernels/im2col.h"
-
+// Module 17 (Acceleration), lesson sections "7. im2col: a convolution as one GEMM" and "8. col2im,
+// the adjoint, and the backward pass": unfolding images into the columns a GEMM multiplies, and
+// folding gradients back (contracts in tinytorch/acceleration_kernels.h). The given valid_outputs
+// below finds, for one kernel tap, the output columns that land inside the image, so that your loops
+// need no bounds test per element.
 #include <algorithm>
+
+#include "tinytorch/acceleration_kernels.h"
+#include "tinytorch/errors.h"
 
 namespace tinytorch {
 namespace native {
@@ -14,7 +17,7 @@ struct ValidRange {
   int64_t first, last;
 };
 
-ValidRange valid_outputs(int64_t offset, int64_t stride, int64_t width, int64_t out_size) {
+[[maybe_unused]] ValidRange valid_outputs(int64_t offset, int64_t stride, int64_t width, int64_t out_size) {
   // x stride + offset >= 0  <=>  x >= ceil(-offset / stride); and < width <=> x <= (width - 1 - offset) / stride.
   int64_t first = offset >= 0 ? 0 : (-offset + stride - 1) / stride;
   int64_t last = width - 1 - offset < 0 ? 0 : (width - 1 - offset) / stride + 1;
@@ -23,8 +26,19 @@ ValidRange valid_outputs(int64_t offset, int64_t stride, int64_t width, int64_t 
   return {first, last};
 }
 
+// TODO: im2col_impl -- unfold one image (C, H, W), contiguous, into `columns` (section 7): row
+//   r = (c kh + i) kw + j of columns (at columns + r * column_row_stride) holds, at position
+//   y * OW + x, the pixel image[c][y sh + i dh - ph][x sw + j dw - pw], or 0 where that falls in the
+//   padding (outside 0..H-1 or 0..W-1). Every one of the OH OW positions of every row is written.
+//   For a tap (c, i, j) and an output row y the input row is fixed: a y outside the image gives a
+//   row of zeros; otherwise valid_outputs(j dw - pw, sw, W, OW) gives the x range [first, last) that
+//   lands inside, with zeros before and after it.
+//   Example: a 1 x 2 x 2 image [[1, 2], [3, 4]], kernel 2 x 2, stride 1, padding 0 -> 4 rows of one
+//   column: [1], [2], [3], [4]. With padding 1 (OH = OW = 3) row 0 (tap (0, 0)) is
+//   [0, 0, 0, 0, 1, 2, 0, 3, 4].
 template <typename scalar_t>
 void im2col_impl(const scalar_t* image, const Conv2dGeometry& g, scalar_t* columns, int64_t column_row_stride) {
+  // BEGIN SOLUTION name="tinytorch::native::im2col" lesson="7. im2col: a convolution as one GEMM"
   int64_t row = 0;  // (c, i, j) flattened: the row of `columns` being written
   for (int64_t c = 0; c < g.channels; ++c) {
     const scalar_t* channel = image + c * g.height * g.width;
@@ -54,10 +68,20 @@ void im2col_impl(const scalar_t* image, const Conv2dGeometry& g, scalar_t* colum
       }
     }
   }
+  // END SOLUTION
 }
 
+// TODO: col2im_impl -- the adjoint of im2col (section 8): for every row r = (c, i, j) and position
+//   (y, x) whose pixel lies inside the image, ADD the column entry onto that pixel of `image` (do not
+//   clear image first; overlapping taps land on the same pixel, and each must count). Entries from
+//   the padding go nowhere. The same walk as im2col, with the copy turned around: valid_outputs
+//   gives the x range per row, and a y outside the image is skipped.
+//   Example: with the 2 x 2 kernel, padding 0 on a 1 x 2 x 2 image, columns [1], [2], [3], [4] add
+//   [[1, 2], [3, 4]] to image; on a 1 x 1 x 3 image with a 1 x 2 kernel (2 columns per row),
+//   columns [[1, 1], [1, 1]] add [1, 2, 1].
 template <typename scalar_t>
 void col2im_impl(const scalar_t* columns, int64_t column_row_stride, const Conv2dGeometry& g, scalar_t* image) {
+  // BEGIN SOLUTION name="tinytorch::native::col2im" lesson="8. col2im, the adjoint, and the backward pass"
   int64_t row = 0;
   for (int64_t c = 0; c < g.channels; ++c) {
     scalar_t* channel = image + c * g.height * g.width;
@@ -76,6 +100,7 @@ void col2im_impl(const scalar_t* columns, int64_t column_row_stride, const Conv2
       }
     }
   }
+  // END SOLUTION
 }
 
 }  // namespace

@@ -1,4 +1,6 @@
-// Module 17's convolution (the reference library's fast path, runtime/fast_kernels.h): unfold the
+// Module 17 (Acceleration), lesson sections "7. im2col: a convolution as one GEMM" and "8. col2im,
+// the adjoint, and the backward pass": the convolution behind torch::conv2d in builds with module 17
+// (contracts in tinytorch/acceleration_kernels.h). Unfold the
 // batch into one matrix (im2col) so that the convolution becomes one GEMM, the operation a CPU does
 // best. Its backward is two more GEMMs (grad_weight = grad_out x columns^T, grad_columns = weight^T x
 // grad_out) and a fold (col2im). The batch goes through in chunks of a few images, sized for the cache
@@ -7,9 +9,7 @@
 // against module 09's loops (conv2d_reference, conv2d_backward_reference).
 #include <algorithm>
 
-#include "kernels/fast_paths.h"
-#include "kernels/gemm.h"
-#include "kernels/im2col.h"
+#include "tinytorch/acceleration_kernels.h"
 #include "tinytorch/kernels.h"
 
 namespace tinytorch {
@@ -31,11 +31,65 @@ int64_t images_per_chunk(int64_t column_rows, int64_t multiply_adds_per_image, i
   return std::max<int64_t>((batch + chunks - 1) / chunks, 1);
 }
 
+// TODO: add_weight_grad_chunk -- one chunk's share of the weight gradient (section 8), for `images`
+//   images starting at x (each C H W elements, contiguous), with grad_matrix (O, L) the chunk's
+//   output gradient laid out as the forward GEMM's product (L = images OH OW columns).
+//   - im2col each image n into columns + n OH OW, row stride L (as in the forward pass);
+//   - per group: chunk_grad (group_out, K) = grad_matrix's group rows (group_out, L) x the group's
+//     columns TRANSPOSED (L, K): the columns matrix read with row stride 1 and column stride L, no copy;
+//   - add chunk_grad (O K elements) onto total_grad: the GEMM overwrites its output, and every chunk
+//     of the batch contributes to the same weight gradient.
+template <typename scalar_t>
+void add_weight_grad_chunk(const Conv2dGeometry& g, const scalar_t* x, int64_t images, const scalar_t* grad_matrix,
+                           scalar_t* columns, scalar_t* chunk_grad, scalar_t* total_grad) {
+  // BEGIN SOLUTION name="tinytorch::native::add_weight_grad_chunk" lesson="8. col2im, the adjoint, and the backward pass"
+  const int64_t K = g.group_in * g.kernel_h * g.kernel_w, positions = g.out_h * g.out_w;
+  const int64_t L = images * positions, image_size = g.channels * g.height * g.width;
+  for (int64_t n = 0; n < images; ++n) im2col(x + n * image_size, g, columns + n * positions, L);
+  for (int64_t group = 0; group < g.groups; ++group) {
+    cpublas::gemm(g.group_out, K, L, grad_matrix + group * g.group_out * L, L, 1, columns + group * K * L, 1, L,
+                  chunk_grad + group * g.group_out * K, K);
+  }
+  for (int64_t i = 0; i < g.out_channels * K; ++i) total_grad[i] += chunk_grad[i];
+  // END SOLUTION
+}
+
+// TODO: add_input_grad_chunk -- one chunk's input gradient (section 8): per group, grad_columns
+//   (K, L) = the group's weight rows TRANSPOSED (K, group_out: weight read with row stride 1, column
+//   stride K) x grad_matrix's group rows (group_out, L), written into `columns` at the group's K rows;
+//   then col2im each image n's columns (at columns + n OH OW, row stride L) onto grad_input + n C H W.
+//   grad_input starts at zero (the caller's) and col2im adds: pixels seen by several taps sum them.
+template <typename scalar_t>
+void add_input_grad_chunk(const Conv2dGeometry& g, const scalar_t* weight, const scalar_t* grad_matrix,
+                          int64_t images, scalar_t* columns, scalar_t* grad_input) {
+  // BEGIN SOLUTION name="tinytorch::native::add_input_grad_chunk" lesson="8. col2im, the adjoint, and the backward pass"
+  const int64_t K = g.group_in * g.kernel_h * g.kernel_w, positions = g.out_h * g.out_w;
+  const int64_t L = images * positions, image_size = g.channels * g.height * g.width;
+  for (int64_t group = 0; group < g.groups; ++group) {
+    cpublas::gemm(K, L, g.group_out, weight + group * g.group_out * K, 1, K, grad_matrix + group * g.group_out * L,
+                  L, 1, columns + group * K * L, L);
+  }
+  for (int64_t n = 0; n < images; ++n) col2im(columns + n * positions, L, g, grad_input + n * image_size);
+  // END SOLUTION
+}
+
 }  // namespace
 
-// out (N, O, OH, OW). Nothing extra is saved for backward: it unfolds the input again, which costs
-// less than keeping C kh kw x N OH OW columns alive until the backward pass.
+// TODO: conv2d_im2col -- out (N, O, OH, OW) = the convolution of input (N, C, H, W) with weight
+//   (O, C / groups, kh, kw), both contiguous, plus bias (O) when defined (section 7). g = geometry_of(
+//   input, weight, params); K = g.group_in kh kw rows of one group's columns, P = OH OW positions.
+//   The batch goes through in chunks of `chunk` images (given images_per_chunk); for a chunk of
+//   `images` images (L = images P columns):
+//   - im2col each image n into columns + n P with row stride L (the chunk's images side by side);
+//   - per group: product rows (group_out, L) = weight rows of the group (group_out, K; row stride K)
+//     x the group's K rows of the columns (K, L), one cpublas::gemm; group g's weight rows start at
+//     g group_out K, its columns at g K L, its product rows at g group_out L;
+//   - copy the product (O, images P) into the output (images, O, P), adding bias[o] on the way.
+//   Element types: TT_DISPATCH_FLOATING_TYPES(input.scalar_type(), "conv2d", [&] { ... scalar_t ... }).
+//   An empty output (numel() == 0) is returned as allocated. Nothing extra is saved for backward: it
+//   unfolds the input again, which costs less than keeping C kh kw x N OH OW columns alive.
 Tensor conv2d_im2col(const Tensor& input, const Tensor& weight, const Tensor& bias, const Conv2dParams& params) {
+  // BEGIN SOLUTION name="tinytorch::native::conv2d_im2col" lesson="7. im2col: a convolution as one GEMM"
   const Conv2dGeometry g = geometry_of(input, weight, params);
   const int64_t batch = g.batch, out_channels = g.out_channels, groups = g.groups, group_out = g.group_out;
   const int64_t K = g.group_in * g.kernel_h * g.kernel_w;  // rows of one group's columns: C / groups kh kw
@@ -75,6 +129,7 @@ Tensor conv2d_im2col(const Tensor& input, const Tensor& weight, const Tensor& bi
     }
   });
   return output;
+  // END SOLUTION
 }
 
 std::tuple<Tensor, Tensor, Tensor> conv2d_backward_im2col(const Tensor& grad_output, const Tensor& input_,
@@ -146,25 +201,11 @@ std::tuple<Tensor, Tensor, Tensor> conv2d_backward_im2col(const Tensor& grad_out
         }
       }
       if (output_mask[1]) {
-        // grad_weight (group_out, K) += grad_matrix (group_out, L) x columns^T (L, K), per group.
-        for (int64_t n = 0; n < images; ++n) im2col(x + (first + n) * image_size, g, cols + n * positions, L);
-        scalar_t* gw = chunk_grad_weight.data_ptr<scalar_t>();
-        for (int64_t group = 0; group < groups; ++group) {
-          cpublas::gemm(group_out, K, L, gm + group * group_out * L, L, 1, cols + group * K * L, 1, L,
-                        gw + group * group_out * K, K);
-        }
-        scalar_t* total = grad_weight.data_ptr<scalar_t>();
-        for (int64_t i = 0; i < out_channels * K; ++i) total[i] += gw[i];
+        add_weight_grad_chunk(g, x + first * image_size, images, gm, cols, chunk_grad_weight.data_ptr<scalar_t>(),
+                              grad_weight.data_ptr<scalar_t>());
       }
       if (output_mask[0]) {
-        // grad_columns (K, L) = weight^T (K, group_out) x grad_matrix (group_out, L), per group, into
-        // the columns buffer; then fold every column back onto the pixel it came from.
-        for (int64_t group = 0; group < groups; ++group) {
-          cpublas::gemm(K, L, group_out, w + group * group_out * K, 1, K, gm + group * group_out * L, L, 1,
-                        cols + group * K * L, L);
-        }
-        scalar_t* gx = grad_input.data_ptr<scalar_t>();
-        for (int64_t n = 0; n < images; ++n) col2im(cols + n * positions, L, g, gx + (first + n) * image_size);
+        add_input_grad_chunk(g, w, gm, images, cols, grad_input.data_ptr<scalar_t>() + first * image_size);
       }
     }
   });

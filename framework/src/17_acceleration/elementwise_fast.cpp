@@ -1,12 +1,14 @@
-// Module 17's element-wise and reduction fast paths (runtime/fast_kernels.h), for the reference
-// library: the common cases of a training step (contiguous floating tensors, large enough) in plain
-// loops the compiler vectorises, without the general loops' per-element index arithmetic and
-// function-pointer calls. Everything else declines and runs the general code. In a learner's build
-// without module 17 none of this is linked, so the learner's own loops run at every size.
+// Module 17 (Acceleration), lesson sections "2. Loop order and cache lines" (the reductions) and
+// "9. Fusion and memory traffic": the element-wise and reduction fast paths (contracts in
+// tinytorch/acceleration_kernels.h). The common cases of a training step (contiguous floating
+// tensors, large enough) run in plain loops the compiler vectorises, without the general loops'
+// per-element index arithmetic and function-pointer calls. The given code picks the case (the
+// layout) and declines everything else, which then runs module 01's general loops. In a build
+// without module 17 none of this is linked, so your module 01 loops run at every size.
 #include <algorithm>
 
-#include "01_tensor/internal.h"
-#include "kernels/fast_paths.h"
+#include "tinytorch/acceleration_kernels.h"
+#include "tinytorch/errors.h"
 #include "tinytorch/functions.h"
 #include "tinytorch/kernels.h"
 
@@ -58,8 +60,19 @@ FastLayout fast_layout(const Tensor& x, const Tensor& y, const Tensor& out, Scal
   return FastLayout::None;
 }
 
+// TODO: contiguous_binary_loop -- out = op(x, y) for contiguous x, y, out of element type T, in one
+//   flat loop per layout (section 9), with no index arithmetic beyond a running offset:
+//     SameShape    c[i] = op(a[i], b[i]) for i < out.numel()
+//     ScalarRight  c[i] = op(a[i], b[0])          ScalarLeft  c[i] = op(a[0], b[i])
+//     RowRight     y is one row of R = out.size(-1) values, repeated: c[r R + j] = op(a[r R + j], b[j])
+//     RowLeft      the same with x the row:                           c[r R + j] = op(a[j], b[r R + j])
+//     ColumnRight  y holds one value per row of out:                  c[r R + j] = op(a[r R + j], b[r])
+//     ColumnLeft   x holds it:                                        c[r R + j] = op(a[r], b[r R + j])
+//   (a, b, c: the data of x, y, out.) op is a lambda (a template argument), so each loop inlines it
+//   and vectorises: load the scalar (or the row's value) once, outside the inner loop.
 template <typename T, typename Op>
 void contiguous_binary_loop(const Tensor& x, const Tensor& y, const Tensor& out, FastLayout layout, Op op) {
+  // BEGIN SOLUTION name="tinytorch::native::contiguous_binary_loop" lesson="9. Fusion and memory traffic"
   const T* a = static_cast<const T*>(x.data_ptr());
   const T* b = static_cast<const T*>(y.data_ptr());
   T* c = static_cast<T*>(out.data_ptr());
@@ -113,13 +126,18 @@ void contiguous_binary_loop(const Tensor& x, const Tensor& y, const Tensor& out,
     case FastLayout::None:
       break;
   }
+  // END SOLUTION
 }
 
 
 // Comparisons of floating, contiguous tensors, same-shaped or against one element, and large (the
 // relu mask of a batch): a plain loop instead of the general broadcasting one.
+// TODO: compare_loop -- out (bool) = fn(x, y) for contiguous x of out's sizes and y either of the
+//   same sizes (c[i] = fn(a[i], b[i])) or one element (c[i] = fn(a[i], b[0])), in one flat loop
+//   (section 9). out's data is bool*.
 template <typename T, typename Fn>
 void compare_loop(const Tensor& x, const Tensor& y, const Tensor& out, Fn fn) {
+  // BEGIN SOLUTION name="tinytorch::native::compare_loop" lesson="9. Fusion and memory traffic"
   const T* a = static_cast<const T*>(x.data_ptr());
   const T* b = static_cast<const T*>(y.data_ptr());
   bool* c = static_cast<bool*>(out.data_ptr());
@@ -130,6 +148,7 @@ void compare_loop(const Tensor& x, const Tensor& y, const Tensor& out, Fn fn) {
     const T value = *b;
     for (int64_t i = 0; i < n; ++i) c[i] = fn(a[i], value);
   }
+  // END SOLUTION
 }
 
 
@@ -154,6 +173,58 @@ void for_each_offset(const Tensor& t, Visit visit) {
       index[d] = 0;
     }
   }
+}
+
+// TODO: fused_update_loop -- self = element_op(self, other) in ONE pass over self's n contiguous
+//   elements s (section 9): the optimizer's p.add_(grad, alpha) reads p and grad once and writes p
+//   once, where p + alpha * grad as separate ops would write and read two temporaries too.
+//   element_op already folds alpha in. The three cases:
+//   - !same_shape: other is one element o[0]: s[i] = element_op(s[i], o[0]);
+//   - operand contiguous: s[i] = element_op(s[i], o[i]);
+//   - operand strided (a transposed gradient: same sizes, other strides): walk it with the given
+//     for_each_offset(operand, visit), which calls visit(offset) for its elements in row-major order
+//     of its sizes, so the i-th call is element i, found at o + offset.
+template <typename T, typename ElementOp>
+void fused_update_loop(T* s, const T* o, int64_t n, const Tensor& operand, bool same_shape, ElementOp element_op) {
+  // BEGIN SOLUTION name="tinytorch::native::fused_update_loop" lesson="9. Fusion and memory traffic"
+  if (!same_shape) {
+    const T value = *o;
+    for (int64_t i = 0; i < n; ++i) s[i] = element_op(s[i], value);
+  } else if (operand.is_contiguous()) {
+    for (int64_t i = 0; i < n; ++i) s[i] = element_op(s[i], o[i]);
+  } else {
+    int64_t i = 0;
+    for_each_offset(operand, [&](int64_t offset) {
+      s[i] = element_op(s[i], o[offset]);
+      ++i;
+    });
+  }
+  // END SOLUTION
+}
+
+// TODO: sum_loops -- the two reductions of sum_fast (section 2), over contiguous `in`:
+//   - trailing: `kept` rows of `reduced` elements each (a row sum): acc[i] = sum of row i, the
+//     elements added in order j = 0, 1, ... (a running total per row);
+//   - leading: `reduced` rows of `kept` elements (a column sum, a bias gradient): acc[j] += in[i kept
+//     + j]. acc starts at zero. Walk the rows in memory order (i outer, j inner), NOT column by
+//     column: the inner loop then reads one row at unit stride and vectorises, and each acc[j] still
+//     adds its values in the order i = 0, 1, ... (the same result as the general loop).
+template <typename T>
+void sum_loops(const T* in, T* acc, int64_t kept, int64_t reduced, bool trailing) {
+  // BEGIN SOLUTION name="tinytorch::native::sum_loops" lesson="2. Loop order and cache lines"
+  if (trailing) {
+    for (int64_t i = 0; i < kept; ++i) {
+      T total = 0;
+      for (int64_t j = 0; j < reduced; ++j) total += in[i * reduced + j];
+      acc[i] = total;
+    }
+  } else {
+    for (int64_t i = 0; i < reduced; ++i) {
+      const T* row = in + i * kept;
+      for (int64_t j = 0; j < kept; ++j) acc[j] += row[j];
+    }
+  }
+  // END SOLUTION
 }
 
 }  // namespace
@@ -189,7 +260,7 @@ bool binary_in_place_fast(Tensor& self, const Tensor& other, const Scalar& alpha
       !(other.data_ptr() == self.data_ptr() && other.is_contiguous())) {
     return false;
   }
-  const Tensor operand = same_shape ? other : detail::as_dtype(other, type);
+  const Tensor operand = same_shape ? other : other.detach().to(type);
   TT_DISPATCH_FLOATING_TYPES(type, "in_place_op", [&] {
     using T = scalar_t;
     T* s = static_cast<T*>(self.data_ptr());
@@ -197,20 +268,7 @@ bool binary_in_place_fast(Tensor& self, const Tensor& other, const Scalar& alpha
     const int64_t n = self.numel();
     const T factor = static_cast<T>(alpha.toDouble());
     const bool unit = alpha.toDouble() == 1.0;
-    const auto run = [&](auto element_op) {
-      if (!same_shape) {
-        const T value = *o;
-        for (int64_t i = 0; i < n; ++i) s[i] = element_op(s[i], value);
-      } else if (operand.is_contiguous()) {
-        for (int64_t i = 0; i < n; ++i) s[i] = element_op(s[i], o[i]);
-      } else {
-        int64_t i = 0;
-        for_each_offset(operand, [&](int64_t offset) {
-          s[i] = element_op(s[i], o[offset]);
-          ++i;
-        });
-      }
-    };
+    const auto run = [&](auto element_op) { fused_update_loop(s, o, n, operand, same_shape, element_op); };
     switch (op) {
       case FastArithmetic::Add:
         if (unit) return run([](T p, T q) { return p + q; });
@@ -268,20 +326,8 @@ Tensor sum_fast(const Tensor& self, const std::vector<int64_t>& dims, bool keepd
   const int64_t kept = self.numel() / reduced;
   Tensor out = zeros(out_sizes, TensorOptions(dtype));
   TT_DISPATCH_FLOATING_TYPES(dtype, "sum", [&] {
-    const scalar_t* in = static_cast<const scalar_t*>(self.data_ptr());
-    scalar_t* acc = static_cast<scalar_t*>(out.data_ptr());
-    if (trailing) {  // kept rows of `reduced` elements each
-      for (int64_t i = 0; i < kept; ++i) {
-        scalar_t total = 0;
-        for (int64_t j = 0; j < reduced; ++j) total += in[i * reduced + j];
-        acc[i] = total;
-      }
-    } else {  // `reduced` rows of `kept` elements, added row by row
-      for (int64_t i = 0; i < reduced; ++i) {
-        const scalar_t* row = in + i * kept;
-        for (int64_t j = 0; j < kept; ++j) acc[j] += row[j];
-      }
-    }
+    sum_loops(static_cast<const scalar_t*>(self.data_ptr()), static_cast<scalar_t*>(out.data_ptr()), kept, reduced,
+              trailing);
   });
   return out;
 }

@@ -1,4 +1,5 @@
-// Module 17 material (instructor-only until then): the int8 GEMM behind nn::QuantizedLinear.
+// Module 17's instructor extra (reference library only, withheld from the release): the int8 GEMM
+// behind nn::QuantizedLinear.
 //   acc (m x n, int32) = a (m x k, uint8 codes in [0, 127]) * w (n x k, int8 codes)^T
 // Both operands are read along k (a dot product per output), so a row of a meets a row of w.
 // Kernels, chosen once at run time:
@@ -12,7 +13,7 @@
 
 #include <cstdint>
 
-#include "kernels/fast_paths.h"
+#include "17_acceleration/extra/extras.h"
 #include "tinytorch/parallel.h"
 
 namespace tinytorch {
