@@ -37,8 +37,8 @@ double Measurement::stddev() const {
 }
 
 // TODO: nearest_rank_percentile -- MLPerf's percentile, no interpolation (section 2).
-//   Sort; the rank is ceil(p * n / 100) (1-based; compute p * n before dividing, so that 90 * 10 / 100
-//   is exactly 9), at least 1; return the sample of that rank.
+//   Sort; the rank is ceil(p * n / 100) (1-based; compute p * n before dividing: 7 * 100 / 100 is exactly 7,
+//   7 / 100 * 100 is not), at least 1; return the sample of that rank.
 //   Examples: {15, 20, 35, 40, 50}: p 30 -> 20, p 40 -> 20, p 41 -> 35, p 100 -> 50, p 0 -> 15.
 double nearest_rank_percentile(std::vector<double> samples, double p) {
   TT_CHECK(!samples.empty(), "nearest_rank_percentile: no samples; measure at least once");
