@@ -46,6 +46,18 @@ TEST_CASE("Timer::repeat warms up, then times each block of calls", "[benchmark]
   CHECK_THROWS_WITH(B::Timer(std::function<void()>{}), Catch::Contains("statement is empty"));
 }
 
+TEST_CASE("repeat_interleaved times the statements in turn", "[benchmark][timer]") {
+  std::string order;
+  const std::vector<B::Timer> timers{B::Timer([&] { order += 'a'; }, "a"), B::Timer([&] { order += 'b'; }, "b")};
+  const std::vector<B::Measurement> ms = B::repeat_interleaved(timers, 3, 2, 1);
+  CHECK(order == "ab" "aabb" "aabb" "aabb");  // warm-up of each, then one block of 2 calls per timer per round
+  REQUIRE(ms.size() == 2);
+  CHECK(ms[0].label() == "a");
+  CHECK(ms[1].runs() == 3);
+  CHECK(ms[1].number_per_run() == 2);
+  CHECK_THROWS_WITH(B::repeat_interleaved({}, 3), Catch::Contains("no timers"));
+}
+
 TEST_CASE("Timer::timeit runs one block after PyTorch's warm-up", "[benchmark][timer]") {
   int64_t calls = 0;
   const B::Timer timer([&] { ++calls; });

@@ -68,6 +68,24 @@ Measurement Timer::blocked_autorange(double min_run_time) const {
   return Measurement(number, std::move(raw_times), label_, description_);
 }
 
+std::vector<Measurement> repeat_interleaved(const std::vector<Timer>& timers, int64_t repeat, int64_t number,
+                                           int64_t warmup) {
+  TT_CHECK(!timers.empty(), "repeat_interleaved: no timers; pass the statements to compare");
+  TT_CHECK(repeat >= 1, "repeat_interleaved: repeat must be at least 1, got ", repeat);
+  TT_CHECK(number >= 1, "repeat_interleaved: number must be at least 1, got ", number);
+  TT_CHECK(warmup >= 0, "repeat_interleaved: warmup must not be negative, got ", warmup);
+  for (const Timer& timer : timers) timer.time_block(warmup);
+  std::vector<std::vector<double>> raw_times(timers.size());
+  for (int64_t round = 0; round < repeat; ++round) {
+    for (size_t t = 0; t < timers.size(); ++t) raw_times[t].push_back(timers[t].time_block(number));
+  }
+  std::vector<Measurement> measurements;
+  for (size_t t = 0; t < timers.size(); ++t) {
+    measurements.emplace_back(number, std::move(raw_times[t]), timers[t].label(), timers[t].description());
+  }
+  return measurements;
+}
+
 }  // namespace benchmark
 }  // namespace utils
 }  // namespace tinytorch

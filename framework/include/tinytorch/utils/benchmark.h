@@ -167,11 +167,22 @@ class Timer {
   // then times blocks until min_run_time seconds have passed. Blocks are the samples.
   Measurement blocked_autorange(double min_run_time = 0.2) const;
 
+  // Seconds for `number` back-to-back calls, untreated: the one primitive the methods above share.
+  double time_block(int64_t number) const;
+  const std::string& label() const { return label_; }
+  const std::string& description() const { return description_; }
+
  private:
-  double time_block(int64_t number) const;  // seconds for `number` calls
   std::function<void()> stmt_;
   std::string label_, description_;
 };
+
+// Times several statements block by block in turn (A B C A B C ...): `warmup` untimed calls of each,
+// then `repeat` rounds of one block of `number` calls per timer. A machine whose speed drifts (other
+// users' jobs, the clock frequency) then slows every candidate alike, where timing all of A before all
+// of B would charge the drift to one of them. One Measurement per timer, in order.
+std::vector<Measurement> repeat_interleaved(const std::vector<Timer>& timers, int64_t repeat, int64_t number = 1,
+                                           int64_t warmup = 0);
 
 // ---- Pareto frontier ----
 
