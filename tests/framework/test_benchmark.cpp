@@ -223,3 +223,20 @@ TEST_CASE("Comparison prints the speed-up, its interval and the test", "[benchma
                                           B::Measurement(1, {10.0, 10.4, 9.8, 10.2, 10.1, 9.9}));
   CHECK(slower.str().find("2.01x slower (95% CI 1.95x to 2.08x)") == 0);
 }
+
+TEST_CASE("Compare tabulates measurements per label in one unit", "[benchmark][compare]") {
+  const B::Compare table({B::Measurement(10, {75e-6, 76e-6, 77e-6}, "mm", "64"),
+                          B::Measurement(10, {150e-6, 152e-6, 154e-6}, "mm", "80"),
+                          B::Measurement(1, {3e-3}, "conv", "3x3")});
+  const std::string text = table.str();
+  CHECK(text.find("[") == 0);
+  CHECK(count_of(text, " mm ") == 1);
+  CHECK(count_of(text, " conv ") == 1);
+  CHECK(text.find("7.6 +- ") != std::string::npos);   // mean 7.6 us and its t interval
+  CHECK(text.find("15.2 +- ") != std::string::npos);
+  CHECK(text.find("3000") != std::string::npos);      // one time: a mean, no interval
+  CHECK(text.find("3 x 10") != std::string::npos);
+  CHECK(text.find("Times are in microseconds (us).") != std::string::npos);
+  CHECK(text.find("mm") < text.find("conv"));
+  CHECK_THROWS_WITH(B::Compare({}), Catch::Contains("no measurements"));
+}

@@ -184,6 +184,25 @@ class Timer {
 std::vector<Measurement> repeat_interleaved(const std::vector<Timer>& timers, int64_t repeat, int64_t number = 1,
                                            int64_t warmup = 0);
 
+// PyTorch's Compare: measurements side by side, one table per label (in order of first appearance),
+// a row per measurement named by its description, every time in one unit:
+//   [------------------- mm -------------------]
+//          |  median  |   IQR  |  mean +- 95% CI  |  runs
+//     64   |   7.54   |   0.03 |   7.60 +- 0.02   | 30 x 10
+//     80   |  15.16   |   0.05 |  15.30 +- 0.04   | 30 x 10
+//   Times are in microseconds (us).
+// PyTorch's rows and columns are sub_label x description; here a row is a measurement, and the
+// columns are its statistics (the interval is Student's t, blank for a single time).
+class Compare {
+ public:
+  explicit Compare(std::vector<Measurement> results);
+  std::string str() const;
+  void print() const;  // str() to stdout
+
+ private:
+  std::vector<Measurement> results_;
+};
+
 // ---- Pareto frontier ----
 
 enum class Goal { kMinimize, kMaximize };
