@@ -16,6 +16,7 @@
 //   timer.timeit(number) / blocked_autorange(...)   the same names; timeit.Timer.repeat -> Timer::repeat
 //   Measurement .times .mean .median .iqr           times(), mean(), median(), iqr(); also stddev(),
 //                                                   min(), max(), percentile(p) (numpy's linear rule)
+//   Compare(results).print()                        Compare(results).print() (a row per measurement)
 //   scipy.stats.t.ppf / .cdf                        student_t_quantile, student_t_cdf
 //   scipy.stats.ttest_ind(a, b, equal_var=False)    welch_t_test
 //   scipy.special.betainc                           regularized_incomplete_beta
@@ -28,8 +29,8 @@
 //
 // Learner-written (module 19): Measurement::mean and stddev, nearest_rank_percentile and
 // remove_outliers (statistics.cpp); student_t_quantile, confidence_interval, welch_t_test and compare
-// (inference.cpp); pareto_frontier (pareto.cpp). Given: the Timer, the t distribution's CDF, the
-// printing, the Pareto plot and the JSON report.
+// (inference.cpp); pareto_frontier (pareto.cpp). Given: the Timer (and repeat_interleaved), the t
+// distribution's CDF, the printing and Compare, the Pareto plot and the JSON report.
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
