@@ -70,6 +70,7 @@
 #include "tinytorch/tensor_options.h"
 #include "tinytorch/tokenization.h"
 #include "tinytorch/training.h"
+#include "tinytorch/utils/benchmark.h"
 
 namespace tinytorch {
 // LibTorch programs spell std::optional as torch::optional / c10::optional (Dataset::size()).
