@@ -59,7 +59,8 @@ Tensor sample_next_token(const Tensor& logits, double temperature, int64_t top_k
 //   last max_seq_len (the positions the model has embeddings for), run forward, take the logits of
 //   the LAST position (B, V), choose the next token with sample_next_token and append it
 //   (torch::cat along dim 1). Return the prompt followed by the new tokens.
-Tensor GPTImpl::generate(const Tensor& prompt, int64_t max_new_tokens, double temperature, int64_t top_k) {
+Tensor GPTImpl::generate(const Tensor& prompt, int64_t max_new_tokens, double temperature, int64_t top_k,
+                         bool use_kv_cache) {
   TT_CHECK(prompt.dim() == 2 && prompt.scalar_type() == kLong && prompt.size(1) > 0,
            "GPT::generate: expected a prompt of shape (B, S) with S >= 1 and dtype Long, but got ", prompt.sizes(),
            " of ", prompt.scalar_type(), ": encode at least one token and add a batch dim with unsqueeze(0)");
@@ -68,6 +69,7 @@ Tensor GPTImpl::generate(const Tensor& prompt, int64_t max_new_tokens, double te
            "GPT::generate: temperature must be finite and >= 0 (0 = greedy), but got ", temperature);
   TT_CHECK(top_k >= 0, "GPT::generate: top_k must be >= 0 (0 = no filtering), but got ", top_k);
   NoGradGuard no_grad;  // generation never trains: keep no graph
+  if (use_kv_cache) return generate_with_kv_cache(prompt, max_new_tokens, temperature, top_k);  // module 18
   Tensor tokens = prompt;
   // BEGIN SOLUTION name="tinytorch::models::GPTImpl::generate" lesson="7. Generation"
   for (int64_t step = 0; step < max_new_tokens; ++step) {
