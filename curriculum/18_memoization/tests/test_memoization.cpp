@@ -11,6 +11,7 @@
 #include <tinytorch/torch.h>
 #include <tinytorch/testing.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>

@@ -2,6 +2,7 @@
 // position's keys and values go. The buffers and their bookkeeping are given (kv_cache_plumbing.cpp).
 #include <tuple>
 
+#include "tinytorch/errors.h"
 #include "tinytorch/models/kv_cache.h"
 
 namespace tinytorch {
@@ -41,11 +42,11 @@ std::tuple<Tensor, Tensor> KVCache::update(int64_t layer, const Tensor& keys, co
            max_length_, " tokens or fewer again, or make a cache with more positions");
   // BEGIN SOLUTION name="tinytorch::models::KVCache::update" lesson="2. The cache"
   const int64_t new_positions = keys.size(2), filled = length_ + new_positions;
-  Tensor& key_buffer = keys_[static_cast<size_t>(layer)];
-  Tensor& value_buffer = values_[static_cast<size_t>(layer)];
-  key_buffer.narrow(2, length_, new_positions).copy_(keys);
-  value_buffer.narrow(2, length_, new_positions).copy_(values);
-  return {key_buffer.narrow(2, 0, filled), value_buffer.narrow(2, 0, filled)};
+  Tensor& layer_keys = keys_[static_cast<size_t>(layer)];
+  Tensor& layer_values = values_[static_cast<size_t>(layer)];
+  layer_keys.narrow(2, length_, new_positions).copy_(keys);
+  layer_values.narrow(2, length_, new_positions).copy_(values);
+  return {layer_keys.narrow(2, 0, filled), layer_values.narrow(2, 0, filled)};
   // END SOLUTION
 }
 

@@ -4,6 +4,7 @@
 // generation loop (cached_generation.cpp).
 #include <string>
 
+#include "tinytorch/errors.h"
 #include "tinytorch/factories.h"
 #include "tinytorch/models/gpt.h"
 #include "tinytorch/models/kv_cache.h"
