@@ -96,8 +96,9 @@ Tensor GPTImpl::forward(const Tensor& tokens, KVCache& cache) {
   // END SOLUTION
 }
 
-// TODO: the cached generation loop (section 5); generate(prompt, n, temperature, top_k, true) calls
-//   it after its checks. The tokens returned must be the ones the uncached loop chooses.
+// TODO: the cached generation loop (section 5); gpt->generate(prompt, n, temperature, top_k, true)
+//   calls it after its checks. The model is `gpt`: gpt.forward(tokens, cache), gpt.make_kv_cache(B),
+//   gpt.options.max_seq_len(). The tokens returned must be the ones the uncached loop chooses.
 //   1. Prefill: a cache for the batch (make_kv_cache), then ONE forward over the prompt (its last
 //      max_seq_len tokens if it is longer); the last position's logits give the first new token.
 //   2. Then each step: sample the next token (sample_next_token on the last logits (B, V)), append it
@@ -106,32 +107,32 @@ Tensor GPTImpl::forward(const Tensor& tokens, KVCache& cache) {
 //      learned positions are absolute: every cached key belongs to a position that has now moved.
 //      reset() the cache and run the last max_seq_len tokens again (what the uncached loop does).
 //   Run no forward after the last token is chosen.
-Tensor GPTImpl::generate_with_kv_cache(const Tensor& prompt, int64_t max_new_tokens, double temperature,
-                                       int64_t top_k) {
+Tensor generate_with_kv_cache(GPTImpl& gpt, const Tensor& prompt, int64_t max_new_tokens, double temperature,
+                              int64_t top_k) {
   TT_CHECK(prompt.dim() == 2 && prompt.scalar_type() == kLong && prompt.size(1) > 0,
            "GPT::generate: expected a prompt of shape (B, S) with S >= 1 and dtype Long, but got ", prompt.sizes(),
            " of ", prompt.scalar_type(), ": encode at least one token and add a batch dim with unsqueeze(0)");
   TT_CHECK(max_new_tokens >= 0, "GPT::generate: max_new_tokens must be >= 0, but got ", max_new_tokens);
   NoGradGuard no_grad;
   Tensor tokens = prompt;
-  // BEGIN SOLUTION name="tinytorch::models::GPTImpl::generate_with_kv_cache" lesson="5. Cached generation"
+  // BEGIN SOLUTION name="tinytorch::models::generate_with_kv_cache" lesson="5. Cached generation"
   if (max_new_tokens == 0) return tokens;
-  const int64_t window = options.max_seq_len();
+  const int64_t window = gpt.options.max_seq_len();
   const auto last_window = [&](const Tensor& all) {
     const int64_t length = all.size(1);
     return length > window ? all.narrow(1, length - window, window) : all;
   };
-  KVCache cache = make_kv_cache(prompt.size(0));
-  Tensor last_logits = forward(last_window(tokens), cache).select(1, -1);  // prefill: (B, V)
+  KVCache cache = gpt.make_kv_cache(prompt.size(0));
+  Tensor last_logits = gpt.forward(last_window(tokens), cache).select(1, -1);  // prefill: (B, V)
   for (int64_t step = 0; step < max_new_tokens; ++step) {
     const Tensor next = sample_next_token(last_logits, temperature, top_k);  // (B, 1)
     tokens = cat({tokens, next}, 1);
     if (step + 1 == max_new_tokens) break;
     if (cache.length() < cache.max_length()) {
-      last_logits = forward(next, cache).select(1, -1);  // one position, attending to all cached ones
+      last_logits = gpt.forward(next, cache).select(1, -1);  // one position, attending to all cached ones
     } else {
       cache.reset();  // the window slides: every position moves, recompute it
-      last_logits = forward(last_window(tokens), cache).select(1, -1);
+      last_logits = gpt.forward(last_window(tokens), cache).select(1, -1);
     }
   }
   // END SOLUTION

@@ -137,13 +137,11 @@ class GPTImpl : public nn::Cloneable<GPTImpl> {
   // without recording gradients and in whatever train/eval mode the model is in (call eval() first
   // for deterministic dropout-free output).  [module 13: the loop is yours]
   // use_kv_cache (module 18): prefill a KVCache with the prompt once, then run one token per step
-  // (generate_with_kv_cache). Same tokens as without the cache; past max_seq_len tokens each step
-  // recomputes the last max_seq_len tokens (learned positions are absolute, so the window cannot slide
-  // inside the cache), as the uncached loop does.
+  // (models::generate_with_kv_cache). Same tokens as without the cache; past max_seq_len tokens each
+  // step recomputes the last max_seq_len tokens (learned positions are absolute, so the window cannot
+  // slide inside the cache), as the uncached loop does.
   Tensor generate(const Tensor& prompt, int64_t max_new_tokens, double temperature = 1.0, int64_t top_k = 0,
                   bool use_kv_cache = false);
-  // What generate(..., use_kv_cache = true) runs after its checks.  [module 18: yours, cached_generation.cpp]
-  Tensor generate_with_kv_cache(const Tensor& prompt, int64_t max_new_tokens, double temperature, int64_t top_k);
 
   // Every parameter's element count, summed.
   int64_t parameter_count() const;
@@ -159,6 +157,11 @@ class GPTImpl : public nn::Cloneable<GPTImpl> {
   nn::Linear lm_head = nullptr;  // d -> V, no bias
 };
 TORCH_MODULE(GPT);
+
+// What gpt->generate(prompt, max_new_tokens, temperature, top_k, /*use_kv_cache=*/true) runs after its
+// checks: prefill a cache once, then one token per step.  [module 18: yours, cached_generation.cpp]
+Tensor generate_with_kv_cache(GPTImpl& gpt, const Tensor& prompt, int64_t max_new_tokens, double temperature,
+                              int64_t top_k);
 
 }  // namespace models
 }  // namespace tinytorch
