@@ -179,6 +179,10 @@ TEST_CASE("a prefill gives the uncached logits at every position", "[points=15][
   const torch::Tensor cached = gpt->forward(tokens, cache);
   CHECK(cache.length() == prompt);
   CHECK_THAT(cached, AllClose(gpt->forward(tokens), 0, kTolerance));
+  // The cached forward records no graph; the uncached one, which training uses, still does.
+  CHECK_FALSE(cached.requires_grad());
+  gpt->forward(tokens).sum().backward();
+  CHECK(gpt->position_embedding->weight.grad().defined());
 }
 
 TEST_CASE("a prefill then one token at a time gives the uncached logits at every position",
