@@ -63,6 +63,9 @@ static void set_blas_threads(int threads) {
 #define BENCH_HAS_INT8_KERNEL_NAME 1
 #endif
 #endif
+#if __has_include(<tinytorch/models/kv_cache.h>)
+#define BENCH_HAS_KV_CACHE 1
+#endif
 #if __has_include(<tinytorch/nn/modules/embedding.h>) && __has_include(<tinytorch/nn/modules/attention.h>) && \
     __has_include(<tinytorch/nn/modules/normalization.h>)
 #define BENCH_HAS_TRANSFORMER 1
@@ -322,6 +325,44 @@ void gpt_case(const std::string& name, const bench::Options& options) {
 #endif
 }
 
+// ---- 4c. Generation with and without the KV cache (module 18) ----
+
+// models::GPT(d = 128, 4 layers, 4 heads, max_seq_len 320; vocabulary 66, no dropout, eval), an 8-token
+// prompt, 256 greedy tokens: module 13's loop (the whole context again each step) and the cached one
+// (prefill once, then one position per step), in the same run. The cached line carries the speed-up
+// (goal: at least 5x). LibTorch has no GPT class: its program reports the case unavailable.
+void kv_cache_generate_case(const std::string& name, int64_t new_tokens, const bench::Options& options) {
+#if defined(BENCH_HAS_KV_CACHE) && !defined(BENCH_WITH_LIBTORCH)
+  torch::manual_seed(0);
+  torch::NoGradGuard no_grad;
+  torch::models::GPT gpt(torch::models::GPTOptions(66, 320).embed_dim(128).num_layers(4).num_heads(4).dropout(0.0));
+  gpt->eval();
+  const auto prompt = torch::randint(0, 66, {1, 8}, torch::kLong);
+  bench::Budget budget = options.budget();
+  budget.min_samples = std::min(budget.min_samples, 3);  // one uncached sample takes seconds
+  budget.warmup_seconds = 0;
+  double recompute_flops = 0;  // module 13's count: one forward of every context length
+  for (int64_t length = 8; length < 8 + new_tokens; ++length) recompute_flops += gpt->flops_per_forward(1, length);
+  reset_allocator_counts();
+  const bench::Timing recompute = bench::measure([&] { gpt->generate(prompt, new_tokens, 0.0); }, budget);
+  bench::print_result("generate_recompute_" + std::to_string(new_tokens), BENCH_IMPL, options.threads, recompute,
+                      recompute_flops, allocator_report());
+  reset_allocator_counts();
+  const bench::Timing cached =
+      bench::measure([&] { gpt->generate(prompt, new_tokens, 0.0, 0, /*use_kv_cache=*/true); }, budget);
+  const bool same = gpt->generate(prompt, new_tokens, 0.0).equal(gpt->generate(prompt, new_tokens, 0.0, 0, true));
+  std::vector<std::string> extra = {"\"speedup_vs_recompute\": " + std::to_string(recompute.median_us / cached.median_us),
+                                    std::string("\"same_tokens\": ") + (same ? "true" : "false"),
+                                    "\"kv_cache_bytes\": " + std::to_string(gpt->make_kv_cache(1).memory_bytes())};
+  for (std::string& pair : allocator_report()) extra.push_back(std::move(pair));
+  bench::print_result(name, BENCH_IMPL, options.threads, cached, 0, extra);
+#else
+  (void)new_tokens;
+  bench::print_unavailable(name, BENCH_IMPL, options.threads,
+                           "not available: needs models::GPT with a KV cache (modules 13 and 18; LibTorch has no GPT)");
+#endif
+}
+
 // ---- 5. Per-op overhead: what one tiny op costs beyond its arithmetic ----
 
 void add_case(const std::string& name, bool requires_grad, bool backward, const bench::Options& options) {
@@ -425,6 +466,8 @@ std::vector<Case> all_cases() {
                    [](const bench::Options& o) { lenet5_case("lenet5_step", 64, o); }});
   cases.push_back({"gpt_step", "GPT d=128, 4 layers, 4 heads, context 64, batch 16: one Adam training step",
                    [](const bench::Options& o) { gpt_case("gpt_step", o); }});
+  cases.push_back({"kv_cache_generate_256", "GPT d=128, 4 layers, 320 positions: 256 greedy tokens, recompute vs KV cache",
+                   [](const bench::Options& o) { kv_cache_generate_case("kv_cache_generate_256", 256, o); }});
   cases.push_back({"add_1", "a + b on 1-element tensors",
                    [](const bench::Options& o) { add_case("add_1", false, false, o); }});
   cases.push_back({"add_1_grad", "a + b, both requiring grad (records the graph)",

@@ -33,6 +33,7 @@ TARGETS = {
     ("add_1_grad", None, "libtorch"): 1.0,
     ("add_1_backward", None, "libtorch"): 1.0,
 }
+KV_CACHE_SPEEDUP_TARGET = 5.0  # kv_cache_generate_256: cached generation vs recomputing, same run
 MILESTONE_TARGET_SECONDS = 10.0  # milestones 01-03 together
 MILESTONE_04_PART1_TARGET_SECONDS = 5.0  # the TinyDigits CNN, on the reference
 
@@ -360,6 +361,11 @@ def main():
             verdict = "" if target is None else f"<= {target:g} {'ok' if ratio <= target else 'MISSED'}"
             emit(f"{left}  {base['baseline']:<62} {format_time(base['median_us']):>10} {base_gflops:>8} "
                  f"{ratio:>6.2f}  {verdict}")
+        if "speedup_vs_recompute" in row:
+            speedup = row["speedup_vs_recompute"]
+            emit(f"{'':<23}speed-up over recomputing the context: {speedup:.1f}x "
+                 f"(target >= {KV_CACHE_SPEEDUP_TARGET:g}: {'ok' if speedup >= KV_CACHE_SPEEDUP_TARGET else 'MISSED'}), "
+                 f"same tokens: {row.get('same_tokens')}")
         if row.get("alloc_caching") is not None and not name.startswith("matmul_naive"):
             emit(f"{'':<23}allocator: hit rate {row['alloc_hit_rate']:.3f}, peak {row['alloc_peak_bytes'] / 1024:.0f} KiB"
                  + (f", kernel {row['kernel']}" if "kernel" in row else ""))

@@ -55,11 +55,17 @@ Tensor sample_next_token(const Tensor& logits, double temperature, int64_t top_k
   // END SOLUTION
 }
 
+// Module 18's cached loop (cached_generation.cpp). Weak, so that a build without module 18 links;
+// module 18's builds keep it by a linker -u entry (framework/CMakeLists.txt, TINYTORCH_MODULE_KEEP_SYMBOLS).
+__attribute__((weak)) Tensor generate_with_kv_cache(GPTImpl& gpt, const Tensor& prompt, int64_t max_new_tokens,
+                                                    double temperature, int64_t top_k);
+
 // TODO: the loop of GPT::generate (section 7). max_new_tokens times: crop the tokens so far to their
 //   last max_seq_len (the positions the model has embeddings for), run forward, take the logits of
 //   the LAST position (B, V), choose the next token with sample_next_token and append it
 //   (torch::cat along dim 1). Return the prompt followed by the new tokens.
-Tensor GPTImpl::generate(const Tensor& prompt, int64_t max_new_tokens, double temperature, int64_t top_k) {
+Tensor GPTImpl::generate(const Tensor& prompt, int64_t max_new_tokens, double temperature, int64_t top_k,
+                         bool use_kv_cache) {
   TT_CHECK(prompt.dim() == 2 && prompt.scalar_type() == kLong && prompt.size(1) > 0,
            "GPT::generate: expected a prompt of shape (B, S) with S >= 1 and dtype Long, but got ", prompt.sizes(),
            " of ", prompt.scalar_type(), ": encode at least one token and add a batch dim with unsqueeze(0)");
@@ -68,6 +74,12 @@ Tensor GPTImpl::generate(const Tensor& prompt, int64_t max_new_tokens, double te
            "GPT::generate: temperature must be finite and >= 0 (0 = greedy), but got ", temperature);
   TT_CHECK(top_k >= 0, "GPT::generate: top_k must be >= 0 (0 = no filtering), but got ", top_k);
   NoGradGuard no_grad;  // generation never trains: keep no graph
+  if (use_kv_cache) {
+    TT_CHECK(&generate_with_kv_cache != nullptr, "GPT::generate: use_kv_cache=true runs module 18's KV cache, and ",
+             "this build does not include module 18. Fix: leave use_kv_cache false (the default), or start module 18 ",
+             "(tito module start 18)");
+    return generate_with_kv_cache(*this, prompt, max_new_tokens, temperature, top_k);
+  }
   Tensor tokens = prompt;
   // BEGIN SOLUTION name="tinytorch::models::GPTImpl::generate" lesson="7. Generation"
   for (int64_t step = 0; step < max_new_tokens; ++step) {

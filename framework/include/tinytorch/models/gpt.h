@@ -6,6 +6,7 @@
 //   models::GPT gpt(models::GPTOptions(/*vocab_size=*/65, /*max_seq_len=*/64).embed_dim(128).num_layers(4));
 //   Tensor logits = gpt(tokens);                                        // tokens (B, S) kLong -> (B, S, V)
 //   Tensor text = gpt->generate(prompt, /*max_new_tokens=*/50, /*temperature=*/0.8, /*top_k=*/10);
+//   Tensor fast = gpt->generate(prompt, 50, 0.8, 10, /*use_kv_cache=*/true);   // module 18 (kv_cache.h)
 //
 // Architecture (pre-LN, GPT-2): token embedding + learned position embedding, then num_layers blocks
 //   x = x + attn(ln1(x), causal_mask(S))      // every position sees itself and the past only
@@ -20,6 +21,7 @@
 #include <cstdint>
 #include <iosfwd>
 
+#include "tinytorch/models/kv_cache.h"
 #include "tinytorch/nn/arg.h"
 #include "tinytorch/nn/cloneable.h"
 #include "tinytorch/nn/module.h"
@@ -58,6 +60,10 @@ class CausalSelfAttentionImpl : public nn::Cloneable<CausalSelfAttentionImpl> {
   void reset() override;
   void pretty_print(std::ostream& stream) const override;
   Tensor forward(const Tensor& x, const Tensor& attn_mask = {});
+  // Module 18: x (B, S_new, d) holds the positions cache.length() .. cache.length() + S_new - 1. Their
+  // keys and values are appended to `layer`'s cache, and each new query attends to every cached key
+  // up to its own position.  [module 18: yours, cached_generation.cpp]
+  Tensor forward(const Tensor& x, KVCache& cache, int64_t layer);
   // The softmax-normalised attention of every head, (B, H, S, S): what forward mixes values with.
   Tensor attention_weights(const Tensor& x, const Tensor& attn_mask = {});
 
@@ -91,6 +97,8 @@ class GPTBlockImpl : public nn::Cloneable<GPTBlockImpl> {
   void reset() override;
   void pretty_print(std::ostream& stream) const override;
   Tensor forward(const Tensor& x);  // (B, S, d) -> (B, S, d)  [module 13: yours]
+  // The same block on new positions only, the attention reading and extending `layer`'s cache (module 18).
+  Tensor forward(const Tensor& x, KVCache& cache, int64_t layer);
 
   GPTOptions options;
   nn::LayerNorm ln1 = nullptr;
@@ -115,11 +123,25 @@ class GPTImpl : public nn::Cloneable<GPTImpl> {
 
   // tokens (B, S) kLong, S <= max_seq_len -> logits (B, S, vocab_size).
   Tensor forward(const Tensor& tokens);
+  // Module 18: tokens (B, S_new) kLong at positions cache.length() .. cache.length() + S_new - 1 ->
+  // logits (B, S_new, vocab_size), equal to the last S_new positions of forward() on every token so
+  // far; their keys and values are appended to the cache and cache.length() grows by S_new. Throws
+  // when the cache cannot hold S_new more positions or was made for another batch size or model.
+  // [module 18: yours, cached_generation.cpp]
+  Tensor forward(const Tensor& tokens, KVCache& cache);
+  // An empty cache for this model: num_layers layers of (batch_size, num_heads, max_seq_len, head_dim).
+  KVCache make_kv_cache(int64_t batch_size) const;
+
   // prompt (B, S0) kLong -> (B, S0 + max_new_tokens): one token at a time, each from the logits of the
   // last position given at most the last max_seq_len tokens, chosen by sample_next_token. Runs
   // without recording gradients and in whatever train/eval mode the model is in (call eval() first
   // for deterministic dropout-free output).  [module 13: the loop is yours]
-  Tensor generate(const Tensor& prompt, int64_t max_new_tokens, double temperature = 1.0, int64_t top_k = 0);
+  // use_kv_cache (module 18): prefill a KVCache with the prompt once, then run one token per step
+  // (models::generate_with_kv_cache). Same tokens as without the cache; past max_seq_len tokens each
+  // step recomputes the last max_seq_len tokens (learned positions are absolute, so the window cannot
+  // slide inside the cache), as the uncached loop does.
+  Tensor generate(const Tensor& prompt, int64_t max_new_tokens, double temperature = 1.0, int64_t top_k = 0,
+                  bool use_kv_cache = false);
 
   // Every parameter's element count, summed.
   int64_t parameter_count() const;
@@ -135,6 +157,11 @@ class GPTImpl : public nn::Cloneable<GPTImpl> {
   nn::Linear lm_head = nullptr;  // d -> V, no bias
 };
 TORCH_MODULE(GPT);
+
+// What gpt->generate(prompt, max_new_tokens, temperature, top_k, /*use_kv_cache=*/true) runs after its
+// checks: prefill a cache once, then one token per step.  [module 18: yours, cached_generation.cpp]
+Tensor generate_with_kv_cache(GPTImpl& gpt, const Tensor& prompt, int64_t max_new_tokens, double temperature,
+                              int64_t top_k);
 
 }  // namespace models
 }  // namespace tinytorch
