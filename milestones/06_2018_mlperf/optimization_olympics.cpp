@@ -70,7 +70,8 @@ std::vector<torch::nn::Linear> linears_of(torch::nn::Sequential& model) {
 torch::nn::Sequential copy_of(torch::nn::Sequential& model) {
   torch::nn::Sequential copy = make_mlp();
   torch::NoGradGuard no_grad;
-  const auto from = model->parameters(), to = copy->parameters();
+  const auto from = model->parameters();
+  auto to = copy->parameters();
   for (size_t i = 0; i < from.size(); ++i) to[i].copy_(from[i]);
   return copy;
 }
