@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "tinytorch/errors.h"
 #include "tinytorch/olympics.h"
 
 namespace tinytorch {
