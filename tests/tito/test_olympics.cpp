@@ -176,7 +176,8 @@ TEST_CASE("olympics: rank orders verified records per event and leaves the rest 
   json forged = record_of("eve", {0.99, 0.001, 0.002, 10});
   forged["verified"] = false;
   write("eve.verified.json", forged);
-  std::ofstream(scratch.root / "notes.json") << "{\"hello\": 1}";
+  std::ofstream(scratch.root / "notes.verified.json") << "{\"hello\": 1}";
+  std::ofstream(scratch.root / "submission.json") << "{}";  // not a record's name: not read
 
   const Ranking ranking = rank_records(scratch.root, rules);
   CHECK(ranking.verified == 3);

@@ -15,6 +15,7 @@
 #include "core/files.h"
 #include "core/milestone.h"
 #include "core/olympics.h"
+#include "core/sha256.h"
 #include "core/terminal.h"
 #include "run/module_test_runner.h"
 
@@ -158,7 +159,15 @@ int run_submit(const GlobalOptions& global, const SubmitOptions& options) {
               << fmt::format("{:<42} {:>14} {:>14}", check.field, check.claimed, check.measured) << "\n";
     if (!check.ok) std::cout << "      " << out.red(check.why) << "\n";
   }
-  const json record = verified_record(submission, baseline, optimized, checks, rules);
+  json record = verified_record(submission, baseline, optimized, checks, rules);
+  // Which code was measured: the instructor can compare these with the files the learner hands in.
+  json fingerprints = json::object();
+  if (!options.reference)
+    for (const auto& file : capstone->learner_files) {
+      const fs::path path = learner_dirs[kCapstone] / fs::path(file).filename();
+      fingerprints[fs::path(file).filename().string()] = fs::is_regular_file(path) ? sha256_hex(read_file(path)) : "missing";
+    }
+  record["learner_files_sha256"] = fingerprints;
   const fs::path record_path = output_dir / (learner + ".verified.json");
   write_file_atomically(record_path, record.dump(2) + "\n");
   std::cout << "\nwrote " << record_path.string() << "\n";

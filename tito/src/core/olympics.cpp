@@ -131,6 +131,10 @@ struct Validator {
   }
 };
 
+bool ends_with(const std::string& text, const std::string& end) {
+  return text.size() >= end.size() && text.compare(text.size() - end.size(), end.size(), end) == 0;
+}
+
 std::string number_text(double value) { return fmt::format("{:.6g}", value); }
 
 double metric(const json& metrics, const char* key) { return metrics.at(key).get<double>(); }
@@ -330,7 +334,7 @@ Ranking rank_records(const fs::path& dir, const OlympicsRules& rules) {
   for (const auto& event : olympic_events()) ranking.by_event[event];
   std::vector<fs::path> files;
   for (const auto& entry : fs::recursive_directory_iterator(dir))
-    if (entry.is_regular_file() && entry.path().extension() == ".json") files.push_back(entry.path());
+    if (entry.is_regular_file() && ends_with(entry.path().filename().string(), ".verified.json")) files.push_back(entry.path());
   std::sort(files.begin(), files.end());
   for (const auto& file : files) {
     json record;

@@ -84,7 +84,7 @@ nlohmann::json verified_record(const nlohmann::json& submission, const MeasuredM
                                const MeasuredModel& optimized, const std::vector<ClaimCheck>& checks,
                                const OlympicsRules& rules);
 
-// A class: every verified record under `dir` (*.json, recursively). Records that are not verified
+// A class: every record under `dir` (*.verified.json, recursively). Records that are not verified
 // or not readable are listed in `skipped` with the reason.
 struct RankedEntry {
   std::string learner;
