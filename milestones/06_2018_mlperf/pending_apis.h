@@ -215,7 +215,7 @@ inline Comparison compare(const Measurement& a, const Measurement& b) {
   Comparison result;
   result.t = (a.mean() - b.mean()) / std::sqrt(va + vb);
   result.df = (va + vb) * (va + vb) / (va * va / (na - 1) + vb * vb / (nb - 1));
-  result.p_value = 2 * (1 - student_t_cdf(std::fabs(result.t), result.df));
+  result.p_value = std::clamp(2 * (1 - student_t_cdf(std::fabs(result.t), result.df)), 0.0, 1.0);  // quadrature error
   result.speedup = a.mean() / b.mean();
   return result;
 }
