@@ -533,3 +533,18 @@ TEST_CASE("run_program reports a compile error without running anything", "[mile
   CHECK(outcome.build_log.find("undeclared_name") != std::string::npos);
   CHECK(outcome.failure() == "it did not compile");
 }
+
+TEST_CASE("milestone 06 is written: two parts, every gate on a measured value", "[milestone]") {
+  const auto milestones = load_milestones(TITO_SOURCE_DIR);
+  const Milestone& mlperf = resolve_milestone(milestones, "olympics");
+  CHECK(mlperf.id == "06");
+  CHECK(mlperf.implemented());
+  CHECK_FALSE(mlperf.story.empty());
+  REQUIRE(mlperf.parts.size() == 2);
+  CHECK(mlperf.parts[0].describe_gates() ==
+        "baseline_accuracy >= 0.85 and int8_accuracy_drop <= 0.01 and int8_size_ratio >= 3.5 and "
+        "int8_latency_speedup > 1 and int8_welch_p_value < 0.05 and sparsity_deviation <= 0.01 and "
+        "matmul_max_difference <= 0.001 and matmul_speedup >= 10 and report_files >= 2");
+  CHECK(mlperf.parts[1].describe_gates() == "max_logit_difference <= 0.0001 and kv_cache_speedup >= 5");
+  for (const auto& part : mlperf.parts) CHECK(part.required);
+}

@@ -82,6 +82,7 @@ int run_tito(int argc, char** argv) {
   register_milestone_browse_commands(*milestone_group, registry);
   register_milestone_run_command(*milestone_group, registry);
   require_subcommand_or_help(*milestone_group, selected);
+  register_olympics_commands(registry);
   register_system_commands(registry);
   register_instructor_commands(registry);
 

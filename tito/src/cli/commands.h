@@ -32,6 +32,7 @@ void register_system_commands(CommandRegistry& registry);                       
 void register_instructor_commands(CommandRegistry& registry);  // instructor validate|release|report, grade
 void register_milestone_browse_commands(CLI::App& milestone_group, CommandRegistry& registry);  // list, info, status
 void register_milestone_run_command(CLI::App& milestone_group, CommandRegistry& registry);      // run
+void register_olympics_commands(CommandRegistry& registry);  // olympics validate|submit|rank (module 20)
 
 int print_welcome();
 
