@@ -20,7 +20,6 @@
 
 #include "../common/classifier.h"
 #include "../common/milestone_support.h"
-#include "pending_apis.h"  // TEMPORARY: module 18's cache and module 19's statistics (see the file)
 
 namespace {
 
@@ -54,19 +53,19 @@ int main() {
               static_cast<long long>(kContext), milestone::with_commas(gpt->parameter_count()).c_str());
 
   // ---- 1. Same computation: cached logits against a full recomputation at every position ----
-  torch::models::KVCache cache = torch::pending::make_kv_cache(gpt, 1);
+  torch::models::KVCache cache = gpt->make_kv_cache(1);
   std::printf("KV cache: 2 (K and V) x %lld layers x 1 sequence x %lld heads x %lld positions x %lld dims x 4 bytes "
               "= %s bytes (cache.memory_bytes(): %s)\n",
               static_cast<long long>(kLayers), static_cast<long long>(kHeads), static_cast<long long>(kContext),
               static_cast<long long>(head_dim),
               milestone::with_commas(2 * kLayers * kHeads * kContext * head_dim * 4).c_str(),
               milestone::with_commas(cache.memory_bytes()).c_str());
-  std::vector<torch::Tensor> cached_logits{torch::pending::forward_cached(gpt, prompt, cache)};  // prefill
+  std::vector<torch::Tensor> cached_logits{gpt->forward(prompt, cache)};  // prefill
   torch::Tensor tokens = prompt;
   for (int64_t i = 0; i < kNewTokens; ++i) {
     const torch::Tensor next = torch::models::sample_next_token(cached_logits.back().select(1, -1), 0.0, 0);
     tokens = torch::cat({tokens, next}, 1);
-    if (i + 1 < kNewTokens) cached_logits.push_back(torch::pending::forward_cached(gpt, next, cache));
+    if (i + 1 < kNewTokens) cached_logits.push_back(gpt->forward(next, cache));
   }
   const torch::Tensor cached = torch::cat(cached_logits, 1);  // (1, prompt + new - 1, V)
   const torch::Tensor full = gpt->forward(tokens.narrow(1, 0, tokens.size(1) - 1));
@@ -77,13 +76,13 @@ int main() {
   // ---- 2. The speed-up, generating 256 tokens greedily both ways ----
   torch::Tensor recomputed_tokens, cached_tokens;  // the last timed run's
   benchmark::Timer recompute([&] { recomputed_tokens = gpt->generate(prompt, kNewTokens, 0.0, 0); });
-  benchmark::Timer with_cache([&] { cached_tokens = torch::pending::generate_cached(gpt, prompt, kNewTokens); });
+  benchmark::Timer with_cache([&] { cached_tokens = gpt->generate(prompt, kNewTokens, 0.0, 0, /*use_kv_cache=*/true); });
   std::vector<double> recompute_times, cached_times;
   for (int run = 0; run < kTimedRuns; ++run) {  // in turns, as in part 1
-    recompute_times.push_back(recompute.timeit(1).times.front());
-    cached_times.push_back(with_cache.timeit(1).times.front());
+    recompute_times.push_back(recompute.timeit(1).times().front());
+    cached_times.push_back(with_cache.timeit(1).times().front());
   }
-  const benchmark::Measurement recompute_time(recompute_times), cached_time(cached_times);
+  const benchmark::Measurement recompute_time(1, recompute_times), cached_time(1, cached_times);
   const int64_t same = recomputed_tokens.eq(cached_tokens).sum().item<int64_t>();
   std::printf("Greedy tokens: %lld of %lld agree between the two paths\n", static_cast<long long>(same),
               static_cast<long long>(cached_tokens.numel()));

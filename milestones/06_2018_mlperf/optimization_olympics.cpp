@@ -36,7 +36,6 @@
 
 #include "../common/classifier.h"
 #include "../common/milestone_support.h"
-#include "pending_apis.h"  // TEMPORARY: modules 17 and 19 (see the file)
 
 namespace {
 
@@ -112,7 +111,7 @@ struct Version {
   torch::nn::Sequential model;
   int64_t bytes = 0;
   double accuracy = 0;
-  benchmark::Measurement latency;  // seconds per single-sample forward
+  benchmark::Measurement latency{1, {0.0}};  // seconds per single-sample forward (measured below)
 };
 
 // Single-sample latency of every version, sampled in turns (fp32, int8, pruned, ...) so that a slow
@@ -127,32 +126,8 @@ void measure_latencies(std::vector<Version>& versions, const torch::Tensor& samp
   }
   std::vector<std::vector<double>> samples(versions.size());
   for (int s = 0; s < kLatencySamples; ++s)
-    for (size_t v = 0; v < versions.size(); ++v) samples[v].push_back(timers[v].timeit(kCallsPerSample).times.front());
-  for (size_t v = 0; v < versions.size(); ++v) versions[v].latency = benchmark::Measurement(samples[v]);
-}
-
-std::string first_line_with(const std::string& path, const std::string& key) {
-  std::ifstream in(path);
-  for (std::string line; std::getline(in, line);)
-    if (line.rfind(key, 0) == 0) {
-      const size_t colon = line.find(':');
-      return colon == std::string::npos ? "" : line.substr(colon + 2);
-    }
-  return "";
-}
-
-std::map<std::string, std::string> system_info() {
-  std::map<std::string, std::string> info;
-  info["cpu"] = first_line_with("/proc/cpuinfo", "model name");
-  info["hardware_threads"] = std::to_string(std::thread::hardware_concurrency());
-  info["torch_threads"] = std::to_string(torch::get_num_threads());
-#if defined(__clang__)
-  info["compiler"] = std::string("clang ") + __clang_version__;
-#elif defined(__GNUC__)
-  info["compiler"] = std::string("gcc ") + __VERSION__;
-#endif
-  info["framework"] = "tinytorch (your modules)";
-  return info;
+    for (size_t v = 0; v < versions.size(); ++v) samples[v].push_back(timers[v].timeit(kCallsPerSample).times().front());
+  for (size_t v = 0; v < versions.size(); ++v) versions[v].latency = benchmark::Measurement(1, samples[v]);
 }
 
 // Latency (x, ms) against accuracy (y); frontier versions filled and joined, dominated ones hollow.
@@ -281,8 +256,8 @@ int main() {
   for (const auto& v : versions) {
     const auto ci = benchmark::confidence_interval(v.latency, 0.95);
     std::printf("  %-14s %10s %8.1f%% %12.2f %10.2f .. %-9.2f %12.2f\n", v.name.c_str(),
-                milestone::with_commas(v.bytes).c_str(), 100 * v.accuracy, v.latency.median() * 1e6, ci.low * 1e6,
-                ci.high * 1e6, v.latency.percentile(90) * 1e6);
+                milestone::with_commas(v.bytes).c_str(), 100 * v.accuracy, v.latency.median() * 1e6, ci.lower * 1e6,
+                ci.upper * 1e6, v.latency.percentile(90) * 1e6);
   }
   const Version& fp32 = versions[0];
   const Version& int8 = versions[1];
@@ -292,8 +267,8 @@ int main() {
   const double latency_speedup = fp32.latency.median() / int8.latency.median();
   std::printf("\nint8 vs fp32: %.2fx smaller, %.2fx faster (medians); Welch's t = %.2f, df = %.1f, p = %.3g; "
               "the 95%% CIs %s\n",
-              size_ratio, latency_speedup, int8_vs_fp32.t, int8_vs_fp32.df, int8_vs_fp32.p_value,
-              (int8_ci.high < fp32_ci.low || fp32_ci.high < int8_ci.low) ? "do not overlap" : "overlap");
+              size_ratio, latency_speedup, int8_vs_fp32.test.t, int8_vs_fp32.test.df, int8_vs_fp32.test.p_value,
+              (int8_ci.upper < fp32_ci.lower || fp32_ci.upper < int8_ci.lower) ? "do not overlap" : "overlap");
   std::printf("  accuracy %.1f%% -> %.1f%% (%+.1f points)\n", 100 * fp32.accuracy, 100 * int8.accuracy,
               100 * (int8.accuracy - fp32.accuracy));
 
@@ -308,10 +283,10 @@ int main() {
   benchmark::Timer naive_timer([&] { torch::acceleration::naive_mm(a, b); });
   benchmark::Timer fast_timer([&] { torch::acceleration::fast_mm(a, b); });
   std::vector<double> naive_times, fast_times;
-  for (int i = 0; i < 3; ++i) naive_times.push_back(naive_timer.timeit(1).times.front());
+  for (int i = 0; i < 3; ++i) naive_times.push_back(naive_timer.timeit(1).times().front());
   fast_timer.timeit(3);
-  for (int i = 0; i < 15; ++i) fast_times.push_back(fast_timer.timeit(1).times.front());
-  const benchmark::Measurement naive_mm_time(naive_times), fast_mm_time(fast_times);
+  for (int i = 0; i < 15; ++i) fast_times.push_back(fast_timer.timeit(1).times().front());
+  const benchmark::Measurement naive_mm_time(1, naive_times), fast_mm_time(1, fast_times);
   const double matmul_speedup = naive_mm_time.median() / fast_mm_time.median();
   const double matmul_flops = 2.0 * kMatmulSize * kMatmulSize * kMatmulSize;
   std::printf("\n512x512 matrix product (%.0f MFLOP): your module 01 loops %.1f ms (%.2f GFLOP/s), your module 17 "
@@ -324,7 +299,10 @@ int main() {
   std::vector<std::vector<double>> objectives;
   for (const auto& v : versions)
     objectives.push_back({v.latency.median(), static_cast<double>(v.bytes), 1.0 - v.accuracy});
-  const std::vector<size_t> frontier = benchmark::pareto_frontier(objectives, {true, true, true});
+  std::vector<size_t> frontier;
+  for (const int64_t i : benchmark::pareto_frontier(
+           objectives, {benchmark::Goal::kMinimize, benchmark::Goal::kMinimize, benchmark::Goal::kMinimize}))
+    frontier.push_back(static_cast<size_t>(i));
   std::printf("\nPareto frontier (lower latency, fewer bytes, higher accuracy):");
   for (size_t i = 0; i < versions.size(); ++i)
     std::printf(" %s%s", versions[i].name.c_str(),
@@ -335,27 +313,27 @@ int main() {
   benchmark::BenchmarkReport report;
   report.model_name = "tinydigits_mlp_64-512-512-10";
   report.division = "open";
-  report.system_info = system_info();
+  report.system = benchmark::SystemInfo::current();
   for (size_t i = 0; i < versions.size(); ++i) {
     const Version& v = versions[i];
     const bool on_frontier = std::find(frontier.begin(), frontier.end(), i) != frontier.end();
     const auto ci = benchmark::confidence_interval(v.latency);
-    report.add("image_classification_tinydigits/" + v.name,
-               {{"accuracy", v.accuracy},
-                {"memory_bytes", static_cast<double>(v.bytes)},
-                {"p50_latency_ms", v.latency.median() * 1e3},
-                {"p90_latency_ms", v.latency.percentile(90) * 1e3},
-                {"p99_latency_ms", v.latency.percentile(99) * 1e3},
-                {"mean_latency_ms", v.latency.mean() * 1e3},
-                {"latency_ci95_low_ms", ci.low * 1e3},
-                {"latency_ci95_high_ms", ci.high * 1e3},
-                {"throughput_fps", 1.0 / v.latency.median()},
-                {"samples", static_cast<double>(v.latency.size())},
-                {"pareto_frontier", on_frontier ? 1.0 : 0.0}});
+    auto metrics = benchmark::BenchmarkMetrics::from_measurement("image_classification_tinydigits/" + v.name, v.latency,
+                                                                 v.accuracy, v.bytes);
+    char notes[200];
+    std::snprintf(notes, sizeof notes, "95%% CI of the mean latency %.4f .. %.4f ms; %s", ci.lower * 1e3, ci.upper * 1e3,
+                  on_frontier ? "on the Pareto frontier" : "dominated");
+    metrics.notes = notes;
+    report.benchmarks.push_back(metrics);
   }
-  report.add("matmul_512", {{"naive_ms", naive_mm_time.median() * 1e3},
-                            {"fast_ms", fast_mm_time.median() * 1e3},
-                            {"speedup", matmul_speedup}});
+  {
+    auto metrics = benchmark::BenchmarkMetrics::from_measurement("matmul_512", fast_mm_time);
+    char notes[160];
+    std::snprintf(notes, sizeof notes, "module 17 kernels; module 01 loops %.2f ms (median), %.1fx slower",
+                  naive_mm_time.median() * 1e3, matmul_speedup);
+    metrics.notes = notes;
+    report.benchmarks.push_back(metrics);
+  }
   const std::string report_path = milestone::output_dir() + "/mlperf_report.json";
   const std::string plot_path = milestone::output_dir() + "/pareto.svg";
   int report_files = 0;
@@ -386,7 +364,7 @@ int main() {
   milestone::report_result(kPart, "fp32_median_latency_us", fp32.latency.median() * 1e6);
   milestone::report_result(kPart, "int8_median_latency_us", int8.latency.median() * 1e6);
   milestone::report_result(kPart, "int8_latency_speedup", latency_speedup);
-  milestone::report_result(kPart, "int8_welch_p_value", int8_vs_fp32.p_value);
+  milestone::report_result(kPart, "int8_welch_p_value", int8_vs_fp32.test.p_value);
   milestone::report_result(kPart, "global_sparsity", sparsity);
   milestone::report_result(kPart, "sparsity_deviation", std::fabs(sparsity - kTargetSparsity));
   milestone::report_result(kPart, "pruned_accuracy", versions[2].accuracy);
