@@ -205,7 +205,7 @@ static void show_compression() {
   show("kl_div batchmean", F::kl_div(log_p, q, F::KLDivFuncOptions(torch::kBatchMean)));
   show("kl_div log_target", F::kl_div(log_p, q.clamp(1e-3).log(), F::KLDivFuncOptions(torch::kBatchMean).log_target(true)));
   show("torch::kl_div sum", torch::kl_div(log_p, q, at::Reduction::Sum));
-  torch::nn::KLDivLoss kl_module(torch::nn::KLDivLossOptions(torch::kBatchMean));
+  torch::nn::KLDivLoss kl_module{torch::nn::KLDivLossOptions(torch::kBatchMean)};  // braces: not a function declaration
   show("KLDivLoss", kl_module(log_p, q));
   auto logits = torch::tensor({{1.0, 2.0, 0.5}, {0.0, -1.0, 3.0}}, torch::TensorOptions().dtype(torch::kDouble).requires_grad(true));
   F::kl_div(F::log_softmax(logits / 3.0, F::LogSoftmaxFuncOptions(1)), q, F::KLDivFuncOptions(torch::kBatchMean)).backward();
