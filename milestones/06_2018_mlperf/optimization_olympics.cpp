@@ -219,13 +219,13 @@ int main() {
   for (auto& p : model->parameters()) p.set_requires_grad(false);  // measurement, not training
 
   std::vector<Version> versions;
-  versions.push_back({"fp32", model, float_bytes(model), accuracy_of(model, test_images, test_labels), {}});
+  versions.push_back({"fp32", model, float_bytes(model), accuracy_of(model, test_images, test_labels)});
 
   // ---- 2. int8: your QuantizedLinear, calibrated on 256 training digits ----
   const torch::Tensor calibration = train_images.narrow(0, 0, 256);
   int64_t int8_bytes = 0;
   torch::nn::Sequential int8_model = quantized_copy(model, calibration, &int8_bytes);
-  versions.push_back({"int8", int8_model, int8_bytes, accuracy_of(int8_model, test_images, test_labels), {}});
+  versions.push_back({"int8", int8_model, int8_bytes, accuracy_of(int8_model, test_images, test_labels)});
 
   // ---- 3. 50% global magnitude pruning (your module 16), then permanent ----
   torch::nn::Sequential pruned = copy_of(model);
@@ -241,11 +241,11 @@ int main() {
                 milestone::with_commas(layer.numel).c_str());
   for (auto& linear : linears_of(pruned)) prune::remove(*linear, "weight");
   // Stored densely, a pruned model is as large and as slow as the baseline: zeros are multiplied too.
-  versions.push_back({"pruned50", pruned, float_bytes(pruned), accuracy_of(pruned, test_images, test_labels), {}});
+  versions.push_back({"pruned50", pruned, float_bytes(pruned), accuracy_of(pruned, test_images, test_labels)});
   int64_t pruned_int8_bytes = 0;
   torch::nn::Sequential pruned_int8 = quantized_copy(pruned, calibration, &pruned_int8_bytes);
   versions.push_back(
-      {"pruned50+int8", pruned_int8, pruned_int8_bytes, accuracy_of(pruned_int8, test_images, test_labels), {}});
+      {"pruned50+int8", pruned_int8, pruned_int8_bytes, accuracy_of(pruned_int8, test_images, test_labels)});
 
   // ---- 4. Latency, single stream ----
   std::printf("\nLatency: one digit at a time, %d samples per version (each the mean of %d calls), in turns\n",
