@@ -35,6 +35,9 @@ namespace milestone {
 inline tinytorch::autograd::profiler::RecordProfile* profile_from_environment() {
   const char* path = std::getenv("TINYTORCH_PROFILE");
   if (path == nullptr || *path == '\0') return nullptr;
+  // An inline variable's initializer may run before this file's <iostream> set up std::cout (Clang
+  // does so): an ios_base::Init object makes the standard streams usable here.
+  static const std::ios_base::Init streams_ready;
   try {
     auto* profile = new tinytorch::autograd::profiler::RecordProfile(std::string(path));
     std::cout << "profiling every op to " << path << " (open it in ui.perfetto.dev)" << std::endl;

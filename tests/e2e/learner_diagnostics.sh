@@ -100,7 +100,8 @@ step "a compile error shows the first error in the learner's file and one line f
 plant $M/matmul.cpp 'TT_CHECK(self.dim() == 2, "self must be a matrix");' '  int planted = undeclared_name;  // PLANTED'
 line=$(grep -n "// PLANTED" $M/matmul.cpp | cut -d: -f1)
 run 1 "$TITO" module test 01
-expect "matmul.cpp:$line:[0-9]*: error: .undeclared_name. was not declared in this scope"
+# GCC: "'undeclared_name' was not declared in this scope"; Clang: "use of undeclared identifier 'undeclared_name'".
+expect "matmul.cpp:$line:[0-9]*: error: \(.undeclared_name. was not declared in this scope\|use of undeclared identifier .undeclared_name.\)"
 expect "test cases did not run (the code did not compile)"
 expect "tito module test 01 --verbose"
 reject "FAILED:"
