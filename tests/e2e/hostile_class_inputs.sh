@@ -65,7 +65,8 @@ for who, reason in (("chained", "is a symbolic link"), ("innerlink", "is a symbo
 eve = g["eve\\xFF\\xFE"]
 assert eve["earned"] == 100 and eve["submission"] == "eve\\xFF\\xFE", eve
 bad = module("badbytes")
-assert bad["status"] == "build failed" and "\\xFF" in bad["note"], bad
+# GCC quotes the bytes back (escaped by tito as \xFF); Clang prints them as <FF> itself.
+assert bad["status"] == "build failed" and ("\\xFF" in bad["note"] or "<FF>" in bad["note"]), bad
 assert "type_error" not in json.dumps(g), "a JSON exception's text replaced a message"
 print("ok")
 PY
