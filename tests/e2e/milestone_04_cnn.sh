@@ -10,25 +10,7 @@
 #   folder with a truncated batch fails the part with the loader's message naming the file; a small
 #   generated dataset in the real binary format runs end to end (and, being noise, misses the gate).
 set -euo pipefail
-: "${TITO:?set TITO to the tito binary}" "${TINYTORCH_SOURCE_DIR:?}"
-export CI=1 NO_COLOR=1
-export TITO_HOME="$TINYTORCH_SOURCE_DIR"
-
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
-cd "$scratch"
-fail() { echo "FAIL: $1"; [ -n "${2:-}" ] && echo "$2"; exit 1; }
-expect() { grep -qF -- "$2" <<<"$1" || fail "expected \"$2\" in the output of $3" "$1"; }
-# run_tito EXPECTED_STATUS args...: sets $out
-run_tito() {
-  local expected=$1 status=0
-  shift
-  out=$("$TITO" "$@" 2>&1) || status=$?
-  [ "$status" -eq "$expected" ] || fail "tito $* exited $status, expected $expected" "$out"
-}
-
-"$TITO" init ws >/dev/null
-cd ws
+source "$(dirname "${BASH_SOURCE[0]}")/lib/milestone_story.bash"
 
 echo "== part 1 on the reference: both gates measured and met, pictures drawn"
 run_tito 0 milestone run cnn --part 1 --reference

@@ -10,31 +10,13 @@
 # Needs modules 11-13 (Embedding, MultiheadAttention, LayerNorm, models::GPT): until the course has them, the story
 # says so and exits 77 (skipped).
 set -euo pipefail
-: "${TITO:?set TITO to the tito binary}" "${TINYTORCH_SOURCE_DIR:?}"
-export CI=1 NO_COLOR=1
-export TITO_HOME="$TINYTORCH_SOURCE_DIR"
-
 for layer in EmbeddingImpl MultiheadAttentionImpl LayerNormImpl GPTImpl; do
   if ! grep -rqs "class $layer\b" "$TINYTORCH_SOURCE_DIR/framework/include/tinytorch"; then
     echo "SKIP: milestone 05 needs nn::Embedding, nn::MultiheadAttention, nn::LayerNorm and models::GPT (modules 11-13); $layer is not in framework/include yet"
     exit 77
   fi
 done
-
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
-cd "$scratch"
-fail() { echo "FAIL: $1"; [ -n "${2:-}" ] && echo "$2"; exit 1; }
-expect() { grep -qF -- "$2" <<<"$1" || fail "expected \"$2\" in the output of $3" "$1"; }
-run_tito() {
-  local expected=$1 status=0
-  shift
-  out=$("$TITO" "$@" 2>&1) || status=$?
-  [ "$status" -eq "$expected" ] || fail "tito $* exited $status, expected $expected" "$out"
-}
-
-"$TITO" init ws >/dev/null
-cd ws
+source "$(dirname "${BASH_SOURCE[0]}")/lib/milestone_story.bash"
 
 echo "== part 1 on the reference: reversal, copy and mixed meet their gates"
 run_tito 0 milestone run transformer --part 1 --reference

@@ -7,25 +7,7 @@
 #   failed by tito on the sparsity gate alone;
 # - part 2 (generation) measures cached against recomputed logits and the KV cache's speed-up.
 set -euo pipefail
-: "${TITO:?set TITO to the tito binary}" "${TINYTORCH_SOURCE_DIR:?}"
-export CI=1 NO_COLOR=1
-export TITO_HOME="$TINYTORCH_SOURCE_DIR"
-
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
-cd "$scratch"
-fail() { echo "FAIL: $1"; [ -n "${2:-}" ] && echo "$2"; exit 1; }
-expect() { grep -qF -- "$2" <<<"$1" || fail "expected \"$2\" in the output of $3" "$1"; }
-# run_tito EXPECTED_STATUS args...: sets $out
-run_tito() {
-  local expected=$1 status=0
-  shift
-  out=$("$TITO" "$@" 2>&1) || status=$?
-  [ "$status" -eq "$expected" ] || fail "tito $* exited $status, expected $expected" "$out"
-}
-
-"$TITO" init ws >/dev/null
-cd ws
+source "$(dirname "${BASH_SOURCE[0]}")/lib/milestone_story.bash"
 
 echo "== milestone info lists both parts and their gates"
 run_tito 0 milestone info mlperf
@@ -43,17 +25,19 @@ report=milestones/06_mlperf/mlperf_report.json
 python3 - "$report" <<'PY' || fail "the report is not the expected JSON" "$(cat "$report")"
 import json, sys
 report = json.load(open(sys.argv[1]))
-assert report["tinymlperf_version"] == "1.0", report
-assert report["system_info"]["cpu"], report["system_info"]
+assert report["format"] == "tinytorch-benchmark-report" and report["version"] == 1, report
+assert report["system"]["cpu"] and report["system"]["cpu_count"] >= 1, report["system"]
 for version in ("fp32", "int8", "pruned50", "pruned50+int8"):
     metrics = report["benchmarks"]["image_classification_tinydigits/" + version]
-    for key in ("accuracy", "memory_bytes", "p50_latency_ms", "p90_latency_ms", "p99_latency_ms",
-                "latency_ci95_low_ms", "latency_ci95_high_ms", "throughput_fps"):
+    for key in ("accuracy", "memory_bytes", "latency_ms", "throughput_per_s", "samples", "notes"):
         assert key in metrics, (version, key)
-    assert metrics["latency_ci95_low_ms"] <= metrics["latency_ci95_high_ms"], metrics
+    latency = metrics["latency_ms"]
+    assert 0 < latency["p50"] <= latency["p90"] <= latency["p99"], metrics
+    assert "95% CI of the mean latency" in metrics["notes"], metrics
 fp32 = report["benchmarks"]["image_classification_tinydigits/fp32"]
 int8 = report["benchmarks"]["image_classification_tinydigits/int8"]
 assert fp32["memory_bytes"] / int8["memory_bytes"] >= 3.5, (fp32, int8)
+assert "module 01 loops" in report["benchmarks"]["matmul_512"]["notes"], report["benchmarks"]["matmul_512"]
 PY
 grep -qF "Pareto frontier" milestones/06_mlperf/pareto.svg || fail "the Pareto plot is missing" "$(head -c 400 milestones/06_mlperf/pareto.svg)"
 

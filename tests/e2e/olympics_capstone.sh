@@ -6,24 +6,7 @@
 # - a submission with a made-up latency is rejected, naming the field;
 # - `tito olympics rank` ranks the verified record and leaves the rejected one out.
 set -euo pipefail
-: "${TITO:?set TITO to the tito binary}" "${TINYTORCH_SOURCE_DIR:?}"
-export CI=1 NO_COLOR=1
-export TITO_HOME="$TINYTORCH_SOURCE_DIR"
-
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
-cd "$scratch"
-fail() { echo "FAIL: $1"; [ -n "${2:-}" ] && echo "$2"; exit 1; }
-expect() { grep -qF -- "$2" <<<"$1" || fail "expected \"$2\" in the output of $3" "$1"; }
-run_tito() {
-  local expected=$1 status=0
-  shift
-  out=$("$TITO" "$@" 2>&1) || status=$?
-  [ "$status" -eq "$expected" ] || fail "tito $* exited $status, expected $expected" "$out"
-}
-
-"$TITO" init ws >/dev/null
-cd ws
+source "$(dirname "${BASH_SOURCE[0]}")/lib/milestone_story.bash"
 
 echo "== submit on the reference module 20: claims checked against tito's own measurements"
 run_tito 0 olympics submit --reference --learner ada
