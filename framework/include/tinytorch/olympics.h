@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "tinytorch/tensor.h"
+#include "tinytorch/utils/benchmark.h"
 
 namespace tinytorch {
 namespace olympics {
@@ -101,12 +102,8 @@ Qualification qualifies_event(Event event, const ModelMetrics& entry, const Mode
 // (entry accuracy / baseline accuracy).
 double event_score(Event event, const ModelMetrics& entry, const ModelMetrics& baseline);
 
-struct SystemInfo {
-  std::string cpu;       // /proc/cpuinfo's model name, or "unknown"
-  std::string compiler;  // "gcc 12.2.0" / "clang 14.0.6"
-  std::string os;        // uname: "Linux 6.1.0 x86_64"
-  int64_t threads = 1;   // torch::get_num_threads()
-};
+// Where the entry was measured: module 19's SystemInfo (os, cpu, cpu_count, threads, compiler).
+using SystemInfo = utils::benchmark::SystemInfo;
 SystemInfo system_info();  // given
 
 struct Submission {

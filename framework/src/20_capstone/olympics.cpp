@@ -1,10 +1,8 @@
 // Module 20 (Capstone), the given half: the events' names, the machine's description, and the
 // submission as JSON in the shape of curriculum/20_capstone/submission.schema.json.
-#include <sys/utsname.h>
 
 #include <cmath>
 #include <cstdio>
-#include <ctime>
 #include <fstream>
 #include <sstream>
 
@@ -39,28 +37,7 @@ Event event_from_name(const std::string& name) {
 
 bool lower_is_better(Event event) { return event == Event::kLatency || event == Event::kMemory; }
 
-SystemInfo system_info() {
-  SystemInfo info;
-  info.cpu = "unknown";
-  std::ifstream cpuinfo("/proc/cpuinfo");
-  for (std::string line; std::getline(cpuinfo, line);) {
-    if (line.rfind("model name", 0) == 0 && line.find(':') != std::string::npos) {
-      info.cpu = line.substr(line.find(':') + 2);
-      break;
-    }
-  }
-#if defined(__clang__)
-  info.compiler = std::string("clang ") + __clang_version__;
-#elif defined(__GNUC__)
-  info.compiler = std::string("gcc ") + __VERSION__;
-#else
-  info.compiler = "unknown";
-#endif
-  struct utsname name {};
-  info.os = uname(&name) == 0 ? std::string(name.sysname) + " " + name.release + " " + name.machine : "unknown";
-  info.threads = get_num_threads();
-  return info;
-}
+SystemInfo system_info() { return SystemInfo::current(); }
 
 namespace {
 

@@ -1,5 +1,4 @@
 // Module 20 (Capstone), lesson section "6. The submission".
-#include <ctime>
 #include <string>
 #include <vector>
 
@@ -9,16 +8,6 @@
 namespace tinytorch {
 namespace olympics {
 
-namespace {
-std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
-  std::tm parts{};
-  gmtime_r(&now, &parts);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &parts);
-  return text;
-}
-}  // namespace
 
 // TODO: build_submission -- fill the submission's measured parts (section 6): improvements of
 //   `optimized` over `baseline` (your improvements()), and events: the name (event_name) of every
@@ -35,7 +24,7 @@ Submission build_submission(const std::string& learner, const std::string& model
   submission.baseline = baseline;
   submission.optimized = optimized;
   submission.system = system_info();
-  submission.timestamp = utc_now();
+  submission.timestamp = utils::benchmark::utc_timestamp();
   // BEGIN SOLUTION name="tinytorch::olympics::build_submission" lesson="6. The submission"
   submission.improvements = improvements(baseline, optimized);
   for (Event event : all_events())
