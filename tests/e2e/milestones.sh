@@ -9,18 +9,7 @@
 # fake milestone (a scratch TITO_HOME) whose program reports a value below its gate, crashes
 # after a good value, or prints no result line fails each part with a clear message.
 set -euo pipefail
-: "${TITO:?set TITO to the tito binary}" "${TINYTORCH_SOURCE_DIR:?}"
-export CI=1 NO_COLOR=1
-export TITO_HOME="$TINYTORCH_SOURCE_DIR"
-
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
-cd "$scratch"
-fail() { echo "FAIL: $1"; [ -n "${2:-}" ] && echo "$2"; exit 1; }
-expect() { grep -qF -- "$2" <<<"$1" || fail "expected \"$2\" in the output of $3" "$1"; }
-
-"$TITO" init ws >/dev/null
-cd ws
+source "$(dirname "${BASH_SOURCE[0]}")/lib/milestone_story.bash"
 record=.tito/milestones.json
 
 echo "== only module 01 complete: milestone 01 is refused"
