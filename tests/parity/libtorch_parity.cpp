@@ -108,6 +108,18 @@ static void show_gradients() {
     show("grad stack x", grads[0]);
     show("grad stack w", grads[1]);
   }
+  {
+    auto bias = torch::tensor({0.5, -1.0}, torch::kDouble).requires_grad_(true);
+    auto fused = torch::addmm(bias, x, w, /*beta=*/0.5, /*alpha=*/2);
+    std::cout << "## addmm and folded matmul grad_fn\n" << fused.grad_fn()->name() << " "
+              << x.unsqueeze(0).expand({2, 2, 3}).matmul(w).grad_fn()->name() << "\n";
+    show("addmm", fused);
+    auto weights = torch::arange(4, torch::kDouble).reshape({2, 2});
+    auto grads = torch::autograd::grad({(fused * weights).sum()}, {bias, x, w});
+    show("grad addmm bias", grads[0]);
+    show("grad addmm x", grads[1]);
+    show("grad addmm w", grads[2]);
+  }
   loss.backward();
   show("grad x", x.grad());
   show("grad w", w.grad());

@@ -466,6 +466,19 @@ TEST_CASE("the element-wise loops cover every layout: same shape, scalar, row an
     CHECK_THAT(a / o, Equals(expect(o, layout, false, '/')));
     CHECK_THAT(o - a, Equals(expect(o, layout, true, '-')));
   }
+  // A trailing block repeated over a leading dim: a (rows, cols) mask under (depth, rows, cols) scores.
+  const int64_t depth = random_int(2, 4);
+  const torch::Tensor scores = random_tensor({depth, rows, cols});
+  const float* ps = scores.data_ptr<float>();
+  const float* pr = same.data_ptr<float>();
+  std::vector<double> masked, masked_left;
+  for (int64_t i = 0; i < depth * rows * cols; ++i) {
+    masked.push_back(ps[i] + pr[i % (rows * cols)]);
+    masked_left.push_back(pr[i % (rows * cols)] / ps[i]);
+  }
+  INFO("layout: a (rows, cols) block under (depth, rows, cols)");
+  CHECK_THAT(scores + same, Equals(from_values(masked, {depth, rows, cols})));
+  CHECK_THAT(same.unsqueeze(0) / scores, Equals(from_values(masked_left, {depth, rows, cols})));
 }
 
 TEST_CASE("the fused in-place update, comparisons and sums equal their definitions", "[points=6][fused]") {

@@ -32,6 +32,9 @@ inline Tensor clamp(const Tensor& t, const std::optional<Scalar>& min,
 inline Tensor matmul(const Tensor& a, const Tensor& b) { return a.matmul(b); }
 inline Tensor mm(const Tensor& a, const Tensor& b) { return a.mm(b); }
 inline Tensor bmm(const Tensor& a, const Tensor& b) { return a.bmm(b); }
+// beta self + alpha (mat1 @ mat2), self broadcast to the product's shape (AddmmBackward0).
+Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta = 1,
+             const Scalar& alpha = 1);
 
 inline Tensor sum(const Tensor& t, std::optional<ScalarType> dtype = std::nullopt) { return t.sum(dtype); }
 inline Tensor sum(const Tensor& t, IntArrayRef dim, bool keepdim = false,
@@ -93,6 +96,9 @@ inline bool allclose(const Tensor& a, const Tensor& b, double rtol = 1e-05, doub
 inline bool equal(const Tensor& a, const Tensor& b) { return a.equal(b); }
 
 inline Tensor reshape(const Tensor& t, IntArrayRef shape) { return t.reshape(shape); }
+// A view of a tensor nothing else refers to yet, recorded as UnsafeViewBackward0 (LibTorch's matmul
+// returns its folded product through it).
+Tensor _unsafe_view(const Tensor& self, IntArrayRef size);
 inline Tensor flatten(const Tensor& t, int64_t start_dim = 0, int64_t end_dim = -1) {
   return t.flatten(start_dim, end_dim);
 }

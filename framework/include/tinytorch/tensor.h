@@ -239,6 +239,7 @@ class Tensor {
   Tensor matmul(const Tensor& other) const;
   Tensor mm(const Tensor& mat2) const;
   Tensor bmm(const Tensor& mat2) const;
+  Tensor addmm(const Tensor& mat1, const Tensor& mat2, const Scalar& beta = 1, const Scalar& alpha = 1) const;
 
   // ---- Reductions ----
   Tensor sum(std::optional<ScalarType> dtype = std::nullopt) const;

@@ -28,19 +28,44 @@ void copy_elements(const Tensor& dst, const Tensor& src) {
     }
     return;
   }
-  const int64_t ndim = dst.dim();
-  const IntArrayRef sizes = dst.sizes();
-  const IntArrayRef dst_strides = dst.strides();
-  const IntArrayRef src_strides = src.strides();
+  // Drop size-1 dims and merge neighbours that are one run of memory in both tensors (a (B, H, T, D)
+  // view copied to contiguous becomes (B, H, T) rows of D), then copy row by row: the inner loop
+  // has no index arithmetic, and is a memcpy where both rows are unit-strided and of one type.
+  std::vector<int64_t> sizes, dst_strides, src_strides;
+  for (int64_t d = 0; d < dst.dim(); ++d) {
+    if (dst.size(d) == 1) continue;
+    if (!sizes.empty() && dst_strides.back() == dst.size(d) * dst.stride(d) &&
+        src_strides.back() == dst.size(d) * src.stride(d)) {
+      sizes.back() *= dst.size(d);
+      dst_strides.back() = dst.stride(d);
+      src_strides.back() = src.stride(d);
+      continue;
+    }
+    sizes.push_back(dst.size(d));
+    dst_strides.push_back(dst.stride(d));
+    src_strides.push_back(src.stride(d));
+  }
   Dst* dst_data = static_cast<Dst*>(dst.data_ptr());
   const Src* src_data = static_cast<const Src*>(src.data_ptr());
-
-  std::vector<int64_t> index(ndim, 0);  // the multi-index, advanced like an odometer
+  if (sizes.empty()) {  // one element
+    dst_data[0] = static_cast<Dst>(src_data[0]);
+    return;
+  }
+  const int64_t outer_dims = static_cast<int64_t>(sizes.size()) - 1;
+  const int64_t row = sizes.back(), dst_step = dst_strides.back(), src_step = src_strides.back();
+  const int64_t rows = dst.numel() / row;
+  std::vector<int64_t> index(outer_dims, 0);  // the outer multi-index, advanced like an odometer
   int64_t dst_offset = 0;
   int64_t src_offset = 0;
-  for (int64_t n = dst.numel(); n > 0; --n) {
-    dst_data[dst_offset] = static_cast<Dst>(src_data[src_offset]);
-    for (int64_t d = ndim - 1; d >= 0; --d) {
+  for (int64_t r = 0; r < rows; ++r) {
+    Dst* out = dst_data + dst_offset;
+    const Src* in = src_data + src_offset;
+    if (std::is_same_v<Dst, Src> && dst_step == 1 && src_step == 1) {
+      std::memcpy(out, in, static_cast<size_t>(row) * sizeof(Dst));
+    } else {
+      for (int64_t k = 0; k < row; ++k) out[k * dst_step] = static_cast<Dst>(in[k * src_step]);
+    }
+    for (int64_t d = outer_dims - 1; d >= 0; --d) {
       if (++index[d] < sizes[d]) {
         dst_offset += dst_strides[d];
         src_offset += src_strides[d];

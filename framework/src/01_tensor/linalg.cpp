@@ -56,4 +56,59 @@ const RegisterDerivative bmm_derivative("bmm", {
 
 Tensor Tensor::matmul(const Tensor& other) const { return native::matmul(*this, other); }
 
+// beta self + alpha (mat1 @ mat2), self broadcast to the product's shape: LibTorch's fused
+// product-plus-bias (F::linear on a 2-D input). beta = 0 ignores self's values (NaN included).
+Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta, const Scalar& alpha) {
+  TT_CHECK(mat1.dim() == 2, "mat1 must be a matrix, got ", mat1.dim(), "-D tensor");
+  TT_CHECK(mat2.dim() == 2, "mat2 must be a matrix, got ", mat2.dim(), "-D tensor");
+  TT_CHECK(self.scalar_type() == mat1.scalar_type(), "expected scalar type ", toString(mat1.scalar_type()),
+           " but found ", toString(self.scalar_type()));
+  Tensor result;
+  {
+    NoGradGuard one_record;  // the product and the scaling are this op's kernel
+    result = mat1.mm(mat2);
+    const std::vector<int64_t> product_sizes = result.sizes().vec();
+    if (!(alpha.isIntegral(true) ? alpha.toLong() == 1 : alpha.toDouble() == 1.0)) result.mul_(alpha);
+    const bool keeps_self = beta.isIntegral(true) ? beta.toLong() != 0 : beta.toDouble() != 0.0;
+    if (keeps_self) result.add_(self.expand(product_sizes), beta);
+  }
+  OpAttributes attributes;
+  attributes.alpha = alpha;
+  attributes.exponent = beta;  // addmm has no exponent: the slot carries beta
+  static OpHandle addmm_op("addmm");
+  record_op(addmm_op, {self, mat1, mat2}, {result}, attributes);
+  return result;
+}
+
+Tensor Tensor::addmm(const Tensor& mat1, const Tensor& mat2, const Scalar& beta, const Scalar& alpha) const {
+  return tinytorch::addmm(*this, mat1, mat2, beta, alpha);
+}
+
+namespace {
+// d self = beta grad (the engine sums it to self's shape), d mat1 = alpha grad mat2^T,
+// d mat2 = alpha mat1^T grad.
+const RegisterDerivative addmm_derivative("addmm", {
+    "AddmmBackward0",
+    [](SaveForBackward& save) {
+      save.input(1);
+      save.input(2);
+    },
+    [](const BackwardContext& ctx) -> tensor_list {
+      tensor_list result(ctx.num_inputs);
+      const Tensor& grad = ctx.grad();
+      const Scalar& alpha = ctx.attributes.alpha;
+      const Scalar& beta = ctx.attributes.exponent;
+      if (ctx.needs_input_grad(0)) result[0] = beta.toDouble() == 1.0 ? grad : grad * beta;
+      if (ctx.needs_input_grad(1)) {
+        result[1] = grad.mm(ctx.saved(1).t());
+        if (alpha.toDouble() != 1.0) result[1] = result[1] * alpha;
+      }
+      if (ctx.needs_input_grad(2)) {
+        result[2] = ctx.saved(0).t().mm(grad);
+        if (alpha.toDouble() != 1.0) result[2] = result[2] * alpha;
+      }
+      return result;
+    }});
+}  // namespace
+
 }  // namespace tinytorch

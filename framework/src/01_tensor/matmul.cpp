@@ -76,7 +76,9 @@ Tensor bmm(const Tensor& self, const Tensor& mat2) {
 //   the ranks, a dot product (1-D x 1-D, a 0-dim result), matrix-vector, vector-matrix, mm, or a
 //   batched product whose leading dims broadcast (section 4's rule) while the last two multiply.
 //   Build it from the public ops (tinytorch::mm, bmm, unsqueeze, squeeze, expand, reshape,
-//   infer_size): it needs no loop of its own.
+//   infer_size): it needs no loop of its own. A batch of 3 or more dims times a matrix or vector
+//   (a Linear layer on a (B, T, E) input) folds the batch into rows: one mm of (B T, E), whose result
+//   goes back to the batch shape through tinytorch::_unsafe_view(result, shape), as in LibTorch.
 //   Errors, LibTorch's messages: a 0-dim side -> "both arguments to matmul need to be at least 1D,
 //   but they are 0D and 1D" (the actual ranks); 1-D x 1-D of different lengths -> "inconsistent
 //   tensor size, expected tensor [3] and src [4] to have the same number of elements, but got 3 and
@@ -101,6 +103,19 @@ Tensor matmul(const Tensor& self, const Tensor& other) {
   }
   if (dim_a == 1 && dim_b == 2) return tinytorch::mm(self.unsqueeze(0), other).squeeze(0);
   if (dim_a == 2 && dim_b == 2) return tinytorch::mm(self, other);
+  if (dim_a >= 3 && dim_b <= 2) {
+    // (batch..., n, m) x (m, p) or (m): fold the batch into the rows, one (batch n, m) product, as
+    // LibTorch does: one big product instead of many small ones, and a weight gradient of one mm.
+    const int64_t m = self.size(-1);
+    std::vector<int64_t> out_shape(self.sizes().begin(), self.sizes().end() - 1);
+    const Tensor rows = self.reshape({-1, m});
+    if (dim_b == 1) {
+      TT_CHECK(other.size(0) == m, "size mismatch, got ", rows.size(0), ", ", rows.size(0), "x", m, ",", other.size(0));
+      return tinytorch::_unsafe_view(tinytorch::mm(rows, other.unsqueeze(1)), out_shape);
+    }
+    out_shape.push_back(other.size(1));
+    return tinytorch::_unsafe_view(tinytorch::mm(rows, other), out_shape);
+  }
 
   // Batched: (batch_a..., n, m) x (batch_b..., m, p) with the batch dims broadcast.
   const Tensor a = dim_a == 1 ? self.unsqueeze(0) : self;

@@ -81,6 +81,27 @@ tensor_list reshape_to_self(const BackwardContext& ctx) { return {ctx.grad().res
 const RegisterDerivative view_derivative("view", {"ViewBackward0", save_self_sizes, reshape_to_self, true});
 }  // namespace
 
+// LibTorch's _unsafe_view: view for a tensor that no one else sees yet (matmul's folded product),
+// recorded as its own node, UnsafeViewBackward0, as LibTorch's matmul shows in grad_fn. Autograd does
+// not treat the result as a view (nothing else holds its storage).
+Tensor _unsafe_view(const Tensor& self, IntArrayRef size) {
+  Tensor result;
+  {
+    NoGradGuard one_record;
+    result = self.view(size);
+  }
+  OpAttributes attributes;
+  attributes.sizes = result.sizes();
+  static OpHandle unsafe_view_op("_unsafe_view");
+  record_op(unsafe_view_op, {self}, {result}, attributes);
+  return result;
+}
+
+namespace {
+const RegisterDerivative unsafe_view_derivative("_unsafe_view", {"UnsafeViewBackward0", save_self_sizes,
+                                                                 reshape_to_self, false});
+}  // namespace
+
 Tensor Tensor::reshape(IntArrayRef shape) const {
   std::vector<int64_t> new_sizes = infer_view_size(shape, numel());
   if (compute_view_strides(sizes(), strides(), new_sizes).has_value()) return view(new_sizes);

@@ -10,6 +10,7 @@
 #include "tinytorch/activations.h"
 #include "tinytorch/dispatch.h"
 #include "tinytorch/kernels.h"
+#include "runtime/vector_math.h"
 
 namespace tinytorch {
 namespace {
@@ -58,6 +59,24 @@ Tensor tanh(const Tensor& self) {
   return map_floating(self, "tanh", [](auto x) { return std::tanh(x); });
 }
 
+// Exact float GELU and its gradient in the branch-free float erfc and exp, which vectorise:
+// x Phi(x) = x erfc(-x / sqrt 2) / 2 and grad (Phi(x) + x phi(x)).
+TT_VECTOR_CLONES void gelu_float_loop(const float* in, float* out, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    out[i] = 0.5f * in[i] * vector_math::erfc_float(in[i] * -static_cast<float>(M_SQRT1_2));
+  }
+}
+
+TT_VECTOR_CLONES void gelu_backward_float_loop(const float* grad, const float* in, float* out, int64_t n) {
+  const float inverse_sqrt_2pi = static_cast<float>(0.5 * M_2_SQRTPI * M_SQRT1_2);
+  for (int64_t i = 0; i < n; ++i) {
+    const float v = in[i];
+    const float cdf = 0.5f * vector_math::erfc_float(v * -static_cast<float>(M_SQRT1_2));
+    const float pdf = vector_math::exp_float(-0.5f * v * v) * inverse_sqrt_2pi;
+    out[i] = grad[i] * (cdf + v * pdf);
+  }
+}
+
 // GELU weights x by the probability that a standard normal falls below x.
 //   exact ("none"): 0.5 x (1 + erf(x / sqrt 2))
 //   "tanh":         0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3)))
@@ -71,10 +90,36 @@ Tensor gelu(const Tensor& self, bool tanh_approximation) {
       return static_cast<T>(0.5) * x * (static_cast<T>(1) + std::tanh(inner));
     });
   }
+  if (self.scalar_type() == kFloat) {
+    Tensor out = empty(self.sizes(), self.options());
+    gelu_float_loop(self.data_ptr<float>(), out.data_ptr<float>(), self.numel());
+    return out;
+  }
   return map_floating(self, "GeluKernelImpl", [](auto x) {
     using T = decltype(x);
     return x * static_cast<T>(0.5) * (static_cast<T>(1) + std::erf(x * static_cast<T>(M_SQRT1_2)));
   });
+}
+
+// d GELU(x) = Phi(x) + x phi(x) for the exact form, times grad, in one pass (LibTorch's
+// gelu_backward): x and grad contiguous, of one floating dtype and shape.
+Tensor gelu_backward_exact(const Tensor& grad, const Tensor& x) {
+  Tensor out = empty(x.sizes(), x.options());
+  if (x.scalar_type() == kFloat) {
+    gelu_backward_float_loop(grad.data_ptr<float>(), x.data_ptr<float>(), out.data_ptr<float>(), x.numel());
+    return out;
+  }
+  TT_DISPATCH_FLOATING_TYPES(x.scalar_type(), "GeluBackwardKernelImpl", [&] {
+    const scalar_t* in = static_cast<const scalar_t*>(x.data_ptr());
+    const scalar_t* g = static_cast<const scalar_t*>(grad.data_ptr());
+    scalar_t* result = static_cast<scalar_t*>(out.data_ptr());
+    const double inverse_sqrt_2pi = 0.5 * M_2_SQRTPI * M_SQRT1_2;
+    for (int64_t i = 0; i < out.numel(); ++i) {
+      const double v = in[i];
+      result[i] = static_cast<scalar_t>(g[i] * (0.5 * std::erfc(-v * M_SQRT1_2) + v * std::exp(-0.5 * v * v) * inverse_sqrt_2pi));
+    }
+  });
+  return out;
 }
 
 }  // namespace native
@@ -160,26 +205,18 @@ Tensor gelu(const Tensor& self, const std::string& approximate) {
 }
 
 namespace {
-// The standard normal CDF, element by element (there is no erf op to build it from).
-Tensor normal_cdf(const Tensor& x) {
-  const Tensor input = x.contiguous();
-  Tensor out = empty_like(input);
-  TT_DISPATCH_FLOATING_TYPES(input.scalar_type(), "gelu_backward", [&] {
-    const scalar_t* in = static_cast<const scalar_t*>(input.data_ptr());
-    scalar_t* result = static_cast<scalar_t*>(out.data_ptr());
-    for (int64_t i = 0; i < input.numel(); ++i) result[i] = static_cast<scalar_t>(0.5 * std::erfc(-in[i] * M_SQRT1_2));
-  });
-  return out;
-}
-
-// Exact GELU x * Phi(x): Phi(x) + x * phi(x). Tanh form: product rule on 0.5 x (1 + tanh(inner)).
+// Exact GELU x * Phi(x): Phi(x) + x * phi(x), one fused kernel. Tanh form: product rule on
+// 0.5 x (1 + tanh(inner)).
 const RegisterDerivative gelu_derivative("gelu", {
     "GeluBackward0", [](SaveForBackward& save) { save.input(0); },
     [](const BackwardContext& ctx) -> tensor_list {
       const Tensor& x = ctx.saved(0);
       if (ctx.attributes.index == 0) {
-        const Tensor pdf = (x * x * -0.5).exp() * (0.5 * M_2_SQRTPI * M_SQRT1_2);  // 1 / sqrt(2 pi)
-        return {ctx.grad() * (normal_cdf(x) + x * pdf)};
+        const Tensor grad = ctx.grad();
+        if (grad.sizes().equals(x.sizes()) && grad.scalar_type() == x.scalar_type()) {
+          return {native::gelu_backward_exact(grad.contiguous(), x.contiguous())};
+        }
+        return {grad * native::gelu_backward_exact(ones_like(x), x.contiguous())};
       }
       const double beta = M_SQRT2 * M_2_SQRTPI * 0.5;  // sqrt(2 / pi)
       const double kappa = 0.044715;

@@ -29,10 +29,18 @@ constexpr int64_t kFastElementwiseMinNumel = 256;
 // argument, so the loops vectorise.
 enum class FastLayout { None, SameShape, ScalarRight, ScalarLeft, RowRight, RowLeft, ColumnRight, ColumnLeft };
 
-// True when `row` has the sizes of `full`'s last dim and 1s (or nothing) before it.
+// True when `row` is one block of `full`'s trailing dims, repeated over its leading ones: a bias of
+// the last dim's size, or a (T, T) attention mask under (B H, T, T) scores. Leading 1s of `row` are
+// ignored.
 bool is_row_of(const Tensor& row, const Tensor& full) {
-  if (full.dim() < 2 || row.dim() == 0 || row.dim() > full.dim()) return false;
-  if (row.size(-1) != full.size(-1) || row.numel() != full.size(-1)) return false;
+  if (full.dim() < 2 || row.dim() == 0 || row.numel() == 0) return false;
+  int64_t first = 0;  // row's first dim that is not a leading 1
+  while (first < row.dim() && row.size(first) == 1) ++first;
+  const int64_t block_dims = row.dim() - first;
+  if (block_dims == 0 || block_dims >= full.dim()) return false;  // a scalar, or the same shape
+  for (int64_t d = 0; d < block_dims; ++d) {
+    if (row.size(first + d) != full.size(full.dim() - block_dims + d)) return false;
+  }
   return true;
 }
 
@@ -64,8 +72,9 @@ FastLayout fast_layout(const Tensor& x, const Tensor& y, const Tensor& out, Scal
 //   flat loop per layout (section 9), with no index arithmetic beyond a running offset:
 //     SameShape    c[i] = op(a[i], b[i]) for i < out.numel()
 //     ScalarRight  c[i] = op(a[i], b[0])          ScalarLeft  c[i] = op(a[0], b[i])
-//     RowRight     y is one row of R = out.size(-1) values, repeated: c[r R + j] = op(a[r R + j], b[j])
-//     RowLeft      the same with x the row:                           c[r R + j] = op(a[j], b[r R + j])
+//     RowRight     y is one row of R = y.numel() values (out's trailing dims: a bias of out.size(-1),
+//                  or a (T, T) mask under (B, T, T) scores), repeated: c[r R + j] = op(a[r R + j], b[j])
+//     RowLeft      the same with x the row (R = x.numel()):             c[r R + j] = op(a[j], b[r R + j])
 //     ColumnRight  y holds one value per row of out:                  c[r R + j] = op(a[r R + j], b[r])
 //     ColumnLeft   x holds it:                                        c[r R + j] = op(a[r], b[r R + j])
 //   (a, b, c: the data of x, y, out.) op is a lambda (a template argument), so each loop inlines it
@@ -93,7 +102,7 @@ void contiguous_binary_loop(const Tensor& x, const Tensor& y, const Tensor& out,
     }
     case FastLayout::RowRight:
     case FastLayout::RowLeft: {
-      const int64_t row = out.size(-1);
+      const int64_t row = layout == FastLayout::RowRight ? y.numel() : x.numel();
       for (int64_t start = 0; start < n; start += row) {
         T* c_row = c + start;
         if (layout == FastLayout::RowRight) {
