@@ -213,7 +213,8 @@ int run_submit(const GlobalOptions& global, const SubmitOptions& options) {
     std::cout << out.ok_mark() << " "
               << out.green(fmt::format("Verified: the reference entry earns {}", record["events_verified"].dump()))
               << out.yellow("  (a reference run: not ranked)") << "\n";
-    out.next_step("your own entry: tito module start 20, then tito olympics submit");
+    out.next_step(options.reference ? "your own entry: tito module start 20, then tito olympics submit"
+                                    : "your own entry: tito module reset 20, write it, then tito olympics submit");
     return kExitOk;
   }
   std::cout << out.ok_mark() << " "
