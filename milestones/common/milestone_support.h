@@ -27,6 +27,7 @@
 #include "tinytorch/autograd/profiler.h"
 #include "tinytorch/errors.h"
 #include "tinytorch/svg.h"  // the SVG primitives the framework's training curves use too
+#include "tinytorch/utils/json.h"
 
 namespace milestone {
 
@@ -78,26 +79,8 @@ inline std::string shape_text(const std::vector<int64_t>& shape) {
   return text + "]";
 }
 
-// JSON string contents: quotes, backslashes and control characters escaped.
-inline std::string json_escaped(const std::string& text) {
-  std::string out;
-  for (const char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char code[8];
-      std::snprintf(code, sizeof code, "\\u%04x", static_cast<unsigned>(c));
-      out += code;
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 inline void report_skipped(int part, const std::string& reason) {
-  std::cout << "TITO_RESULT {\"part\":" << part << ",\"skipped\":true,\"reason\":\"" << json_escaped(reason) << "\"}"
+  std::cout << "TITO_RESULT {\"part\":" << part << ",\"skipped\":true,\"reason\":" << tinytorch::utils::json_quoted(reason) << "}"
             << std::endl;
 }
 

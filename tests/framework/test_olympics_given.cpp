@@ -51,7 +51,7 @@ TEST_CASE("olympics: submission_json writes every field, escaped, and save_submi
   s.timestamp = "2026-12-04T14:23:41Z";
   const std::string json = olympics::submission_json(s);
   for (const char* field : {"\"olympics_version\": \"1.0\"", "\"submission_type\": \"torch_olympics\"",
-                            "\"learner\": \"a \\\"quoted\\\" name\"", "\"description\": \"MLP\\u000aint8\"",
+                            "\"learner\": \"a \\\"quoted\\\" name\"", "\"description\": \"MLP\\nint8\"",
                             "\"techniques\": [\"quantization\", \"pruning\"]", "\"events\": [\"memory\"]",
                             "\"accuracy\": 0.25", "\"memory_bytes\": 40000", "\"speedup\": 4", "\"threads\": "})
     CHECK_THAT(json, Catch::Contains(field));

@@ -6,31 +6,19 @@
 #include <cmath>
 #include <fstream>
 #include <limits>
-#include <random>
 
 #include "core/errors.h"
 #include "core/files.h"
 #include "core/milestone.h"
 #include "core/milestone_record.h"
 #include "run/module_test_runner.h"
+#include "scratch_dir.h"
 
 namespace fs = std::filesystem;
 using namespace tito;
+using tito_test::ScratchDir;
 
 namespace {
-
-struct ScratchDir {
-  fs::path root;
-  ScratchDir() {
-    std::random_device random;
-    root = fs::temp_directory_path() / ("tito_test_milestone_" + std::to_string(random()));
-    fs::create_directories(root);
-  }
-  ~ScratchDir() {
-    std::error_code ignored;
-    fs::remove_all(root, ignored);
-  }
-};
 
 const char* kTwoParts = R"({
   "id": "07", "year": 1999, "slug": "demo", "title": "Demo", "aliases": ["dem", "showcase"],

@@ -3,30 +3,18 @@
 #include <catch2/catch.hpp>
 
 #include <fstream>
-#include <random>
 
 #include <nlohmann/json.hpp>
 
 #include "core/olympics.h"
+#include "scratch_dir.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
 using namespace tito;
+using tito_test::ScratchDir;
 
 namespace {
-
-struct ScratchDir {
-  fs::path root;
-  ScratchDir() {
-    std::random_device random;
-    root = fs::temp_directory_path() / ("tito_test_olympics_" + std::to_string(random()));
-    fs::create_directories(root);
-  }
-  ~ScratchDir() {
-    std::error_code ignored;
-    fs::remove_all(root, ignored);
-  }
-};
 
 // What olympics::submission_json writes for an honest int8 entry.
 json good_submission() {
@@ -167,7 +155,9 @@ TEST_CASE("olympics: rank orders verified records per event and leaves the rest 
     s["claimed_metrics"]["optimized"]["latency_ms_median"] = optimized.latency_ms_median;
     s["claimed_metrics"]["optimized"]["latency_ms_p90"] = optimized.latency_ms_p90;
     s["claimed_metrics"]["optimized"]["memory_bytes"] = optimized.memory_bytes;
-    return verified_record(s, kBaseline, optimized, check_claims(rules, s, kBaseline, optimized), rules);
+    json record = verified_record(s, kBaseline, optimized, check_claims(rules, s, kBaseline, optimized), rules);
+    mark_origins(record, {{"01", "learner", ""}, {"20", "learner", ""}});
+    return record;
   };
   write("ada.verified.json", record_of("ada", {0.95, 0.030, 0.040, 12800}));
   write("bob.verified.json", record_of("bob", {0.96, 0.045, 0.050, 9000}));
@@ -187,11 +177,95 @@ TEST_CASE("olympics: rank orders verified records per event and leaves the rest 
   CHECK(ranking.by_event.at("memory")[0].learner == "bob");
   CHECK(ranking.by_event.at("accuracy")[0].learner == "bob");
   CHECK(ranking.skipped.size() == 2);
+  CHECK(ranking.warnings.empty());
+  CHECK(ranking.reference_runs.empty());
   const std::string markdown = ranking_markdown(ranking);
   CHECK(markdown.find("## latency (lowest first)") != std::string::npos);
   CHECK(markdown.find("| 1 | ada | 0.03 ms |") != std::string::npos);
   CHECK(markdown.find("rejected") != std::string::npos);
   const std::string csv = ranking_csv(ranking);
-  CHECK(csv.rfind("event,rank,learner,score,model\n", 0) == 0);
+  CHECK(csv.rfind("event,rank,learner,score,model,note\n", 0) == 0);
   CHECK(csv.find("memory,1,\"bob\",9000,") != std::string::npos);
+  CHECK(markdown.find("not the learner's code") == std::string::npos);  // no entry ran reference code
+}
+
+TEST_CASE("olympics: a reference run is never ranked, a copied module is labelled, an old record warned of", "[olympics]") {
+  const OlympicsRules rules = load_rules(TITO_SOURCE_DIR);
+  ScratchDir scratch;
+  auto write = [&](const std::string& name, const json& record) { std::ofstream(scratch.root / name) << record.dump(2); };
+  auto record_of = [&](const std::string& learner, const MeasuredModel& optimized) {
+    json s = good_submission();
+    s["learner"] = learner;
+    s["claimed_metrics"]["optimized"]["accuracy"] = optimized.accuracy;
+    s["claimed_metrics"]["optimized"]["latency_ms_median"] = optimized.latency_ms_median;
+    s["claimed_metrics"]["optimized"]["latency_ms_p90"] = optimized.latency_ms_p90;
+    s["claimed_metrics"]["optimized"]["memory_bytes"] = optimized.memory_bytes;
+    return verified_record(s, kBaseline, optimized, check_claims(rules, s, kBaseline, optimized), rules);
+  };
+  // The fastest entry is the reference's: it must not take first place from the learners.
+  json reference = record_of("ada", {0.95, 0.010, 0.012, 12800});
+  mark_origins(reference, {{"01", "reference", "reference_run"}, {"20", "reference", "reference_run"}});
+  CHECK(reference["origin"] == "reference");
+  CHECK(reference["modules"]["20"] == json({{"origin", "reference"}, {"reason", "reference_run"}}));
+  write("ada.verified.json", reference);
+  // A learner whose module 20 is the reference copy: the entry is the reference's, not ranked either.
+  json copied_entry = record_of("mo", {0.95, 0.011, 0.012, 12800});
+  mark_origins(copied_entry, {{"19", "learner", ""}, {"20", "reference", "copied_reference_files"}});
+  write("mo.verified.json", copied_entry);
+  // Own module 20, but module 03 copied and 18 not completed: ranked, labelled.
+  json bob = record_of("bob", {0.96, 0.045, 0.050, 9000});
+  mark_origins(bob, {{"01", "learner", ""},
+                     {"03", "reference", "copied_reference_files"},
+                     {"18", "reference", "not_completed"},
+                     {"20", "learner", ""}});
+  CHECK(bob["origin"] == "learner");
+  CHECK(reference_code_note(bob) == "reference code in module 03 (copied reference files); module 18 (not completed)");
+  write("bob.verified.json", bob);
+  json cy = record_of("cy", {0.945, 0.030, 0.035, 20000});
+  mark_origins(cy, {{"01", "learner", ""}, {"20", "learner", ""}});
+  CHECK(reference_code_note(cy).empty());
+  write("cy.verified.json", cy);
+  write("old.verified.json", record_of("old", {0.95, 0.040, 0.045, 12800}));  // no origin: from an older tito
+  json odd = record_of("odd", {0.95, 0.040, 0.045, 12800});
+  odd["origin"] = "borrowed";
+  write("odd.verified.json", odd);
+
+  const Ranking ranking = rank_records(scratch.root, rules);
+  CHECK(ranking.verified == 3);  // bob, cy, old
+  std::vector<std::string> latency;
+  for (const auto& entry : ranking.by_event.at("latency")) latency.push_back(entry.learner);
+  CHECK(latency == std::vector<std::string>{"cy", "old", "bob"});
+  for (const auto& [event, entries] : ranking.by_event)
+    for (const auto& entry : entries) {
+      INFO(event << ": " << entry.learner);
+      CHECK(entry.learner != "ada");
+      CHECK(entry.learner != "mo");
+    }
+  REQUIRE(ranking.reference_runs.size() == 2);
+  CHECK(ranking.reference_runs[0].learner == "ada");
+  CHECK(ranking.reference_runs[1].learner == "mo");
+  CHECK(ranking.reference_runs[0].scores.front() == std::make_pair(std::string("latency"), 0.010));
+  REQUIRE(ranking.warnings.size() == 1);
+  CHECK(ranking.warnings[0].find("old.verified.json: no \"origin\"") != std::string::npos);
+  REQUIRE(ranking.skipped.size() == 1);
+  CHECK(ranking.skipped[0].find("odd.verified.json: its \"origin\" is neither") != std::string::npos);
+
+  const std::string markdown = ranking_markdown(ranking);
+  CHECK(markdown.find("# Torch Olympics: 3 verified submissions\n\n2 reference runs listed apart below, not ranked.") == 0);
+  CHECK(markdown.find("| 1 | cy | 0.03 ms |") != std::string::npos);
+  CHECK(markdown.find("| 3 | bob | 0.045 ms | 64-128-10 MLP, int8 | reference code in module 03 (copied reference files); "
+                      "module 18 (not completed) |") != std::string::npos);
+  const auto reference_section = markdown.find("## Reference runs (not ranked)");
+  REQUIRE(reference_section != std::string::npos);
+  CHECK(markdown.find("| ada | latency | 0.01 ms |", reference_section) != std::string::npos);
+  CHECK(markdown.find("| ada |") > reference_section);  // nowhere in the ranked tables
+  CHECK(markdown.find("Warnings (ranked all the same):\n- ") != std::string::npos);
+
+  const std::string csv = ranking_csv(ranking);
+  CHECK(csv.find("latency,1,\"cy\",") != std::string::npos);
+  CHECK(csv.find("latency,3,\"bob\",0.044999999999999998,\"64-128-10 MLP, int8\",\"reference code in module 03") !=
+        std::string::npos);
+  CHECK(csv.find("latency,not ranked,\"ada\",0.01,\"64-128-10 MLP, int8\",\"reference run") != std::string::npos);
+  CHECK(csv.find(",1,\"ada\"") == std::string::npos);
+  CHECK(csv.find(",1,\"mo\"") == std::string::npos);
 }

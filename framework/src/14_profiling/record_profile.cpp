@@ -11,6 +11,7 @@
 #include "tinytorch/autograd/profiler.h"
 #include "tinytorch/dispatch.h"
 #include "tinytorch/errors.h"
+#include "tinytorch/utils/json.h"
 
 namespace tinytorch {
 namespace {
@@ -25,20 +26,6 @@ struct TraceEvent {
 
 double now_us() {
   return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-// A JSON string's contents: a RECORD_FUNCTION name may hold quotes or backslashes.
-std::string json_escaped(const std::string& text) {
-  std::string out;
-  for (const char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (static_cast<unsigned char>(c) < 0x20) {
-      out += ' ';
-      continue;
-    }
-    out += c;
-  }
-  return out;
 }
 
 uint64_t thread_number() { return std::hash<std::thread::id>()(std::this_thread::get_id()) % 100000; }
@@ -92,7 +79,7 @@ class TraceRecorder final : public OpObserver {
       char times[160];
       std::snprintf(times, sizeof times, "\"ph\": \"X\", \"ts\": %.3f, \"dur\": %.3f, \"pid\": 0, \"tid\": %llu", e.ts_us,
                     e.dur_us, static_cast<unsigned long long>(e.thread));
-      out << "  {\"name\": \"" << json_escaped(e.name) << "\", \"cat\": \"cpu_op\", " << times << ", \"args\": {\"Input Dims\": [";
+      out << "  {\"name\": " << utils::json_quoted(e.name) << ", \"cat\": \"cpu_op\", " << times << ", \"args\": {\"Input Dims\": [";
       for (size_t k = 0; k < e.input_sizes.size(); ++k) {
         out << (k ? ", [" : "[");
         for (size_t d = 0; d < e.input_sizes[k].size(); ++d) out << (d ? ", " : "") << e.input_sizes[k][d];

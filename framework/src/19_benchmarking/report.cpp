@@ -37,6 +37,7 @@
 #include "tinytorch/errors.h"
 #include "tinytorch/parallel.h"
 #include "tinytorch/utils/benchmark.h"
+#include "tinytorch/utils/json.h"
 
 namespace tinytorch {
 namespace utils {
@@ -120,28 +121,6 @@ namespace {
 constexpr const char* kFormat = "tinytorch-benchmark-report";
 constexpr int kVersion = 1;
 
-std::string quoted(const std::string& text) {
-  std::string out = "\"";
-  for (unsigned char c : text) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      default:
-        if (c < 0x20) {
-          char escape[8];
-          std::snprintf(escape, sizeof escape, "\\u%04x", c);
-          out += escape;
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  return out + "\"";
-}
-
 // The shortest of %.15g and %.17g that reads back as the same double; NaN is null (JSON has no NaN).
 std::string number(double value) {
   if (!std::isfinite(value)) return "null";
@@ -158,23 +137,23 @@ std::string boolean(bool value) { return value ? "true" : "false"; }
 std::string BenchmarkReport::to_json() const {
   std::ostringstream out;
   out << "{\n";
-  out << "  \"format\": " << quoted(kFormat) << ",\n";
+  out << "  \"format\": " << json_quoted(kFormat) << ",\n";
   out << "  \"version\": " << kVersion << ",\n";
-  out << "  \"suite\": " << quoted("TinyTorch classroom benchmark (MLPerf Tiny shaped, not an official MLPerf result)")
+  out << "  \"suite\": " << json_quoted("TinyTorch classroom benchmark (MLPerf Tiny shaped, not an official MLPerf result)")
       << ",\n";
-  out << "  \"model_name\": " << quoted(model_name) << ",\n";
-  out << "  \"division\": " << quoted(division) << ",\n";
-  out << "  \"timestamp\": " << quoted(timestamp.empty() ? utc_timestamp() : timestamp) << ",\n";
-  out << "  \"system\": {\"os\": " << quoted(system.os) << ", \"cpu\": " << quoted(system.cpu)
+  out << "  \"model_name\": " << json_quoted(model_name) << ",\n";
+  out << "  \"division\": " << json_quoted(division) << ",\n";
+  out << "  \"timestamp\": " << json_quoted(timestamp.empty() ? utc_timestamp() : timestamp) << ",\n";
+  out << "  \"system\": {\"os\": " << json_quoted(system.os) << ", \"cpu\": " << json_quoted(system.cpu)
       << ", \"cpu_count\": " << system.cpu_count << ", \"threads\": " << system.threads
-      << ", \"compiler\": " << quoted(system.compiler) << "},\n";
+      << ", \"compiler\": " << json_quoted(system.compiler) << "},\n";
   out << "  \"benchmarks\": {";
   int64_t compliant = 0;
   for (size_t i = 0; i < benchmarks.size(); ++i) {
     const BenchmarkMetrics& b = benchmarks[i];
     compliant += b.compliant();
     out << (i == 0 ? "\n" : ",\n");
-    out << "    " << quoted(b.name) << ": {\"scenario\": " << quoted(b.scenario) << ", \"samples\": " << b.samples
+    out << "    " << json_quoted(b.name) << ": {\"scenario\": " << json_quoted(b.scenario) << ", \"samples\": " << b.samples
         << ",\n      \"latency_ms\": {\"mean\": " << number(b.latency_mean_ms) << ", \"p50\": " << number(b.latency_p50_ms)
         << ", \"p90\": " << number(b.latency_p90_ms) << ", \"p99\": " << number(b.latency_p99_ms) << "},\n"
         << "      \"throughput_per_s\": " << number(b.throughput_per_s) << ", \"accuracy\": " << number(b.accuracy)
@@ -182,7 +161,7 @@ std::string BenchmarkReport::to_json() const {
         << "      \"target_accuracy\": " << number(b.target_accuracy)
         << ", \"target_latency_ms\": " << number(b.target_latency_ms) << ",\n"
         << "      \"accuracy_met\": " << boolean(b.accuracy_met()) << ", \"latency_met\": " << boolean(b.latency_met())
-        << ", \"compliant\": " << boolean(b.compliant()) << ", \"notes\": " << quoted(b.notes) << "}";
+        << ", \"compliant\": " << boolean(b.compliant()) << ", \"notes\": " << json_quoted(b.notes) << "}";
   }
   out << (benchmarks.empty() ? "},\n" : "\n  },\n");
   const int64_t total = static_cast<int64_t>(benchmarks.size());

@@ -9,6 +9,7 @@
 #include "tinytorch/errors.h"
 #include "tinytorch/olympics.h"
 #include "tinytorch/parallel.h"
+#include "tinytorch/utils/json.h"
 
 namespace tinytorch {
 namespace olympics {
@@ -41,23 +42,6 @@ SystemInfo system_info() { return SystemInfo::current(); }
 
 namespace {
 
-std::string quoted(const std::string& text) {
-  std::string out = "\"";
-  for (const char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char code[8];
-      std::snprintf(code, sizeof code, "\\u%04x", static_cast<unsigned>(c));
-      out += code;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
-
 // Full precision, and JSON has no NaN or infinity: those are written as null (the schema rejects them).
 std::string number(double value) {
   if (!std::isfinite(value)) return "null";
@@ -68,7 +52,7 @@ std::string number(double value) {
 
 std::string strings(const std::vector<std::string>& values) {
   std::string out = "[";
-  for (size_t i = 0; i < values.size(); ++i) out += (i ? ", " : "") + quoted(values[i]);
+  for (size_t i = 0; i < values.size(); ++i) out += (i ? ", " : "") + utils::json_quoted(values[i]);
   return out + "]";
 }
 
@@ -93,9 +77,9 @@ std::string submission_json(const Submission& s) {
   out << "{\n"
       << "  \"olympics_version\": \"1.0\",\n"
       << "  \"submission_type\": \"torch_olympics\",\n"
-      << "  \"timestamp\": " << quoted(s.timestamp) << ",\n"
-      << "  \"learner\": " << quoted(s.learner) << ",\n"
-      << "  \"model\": {\"description\": " << quoted(s.model_description)
+      << "  \"timestamp\": " << utils::json_quoted(s.timestamp) << ",\n"
+      << "  \"learner\": " << utils::json_quoted(s.learner) << ",\n"
+      << "  \"model\": {\"description\": " << utils::json_quoted(s.model_description)
       << ", \"techniques\": " << strings(s.techniques) << "},\n"
       << "  \"events\": " << strings(s.events) << ",\n"
       << "  \"claimed_metrics\": {\n"
@@ -105,8 +89,8 @@ std::string submission_json(const Submission& s) {
       << "  \"improvements\": {\"speedup\": " << number(s.improvements.speedup)
       << ", \"compression_ratio\": " << number(s.improvements.compression_ratio)
       << ", \"accuracy_delta\": " << number(s.improvements.accuracy_delta) << "},\n"
-      << "  \"system_info\": {\"cpu\": " << quoted(s.system.cpu) << ", \"compiler\": " << quoted(s.system.compiler)
-      << ", \"os\": " << quoted(s.system.os) << ", \"threads\": " << s.system.threads << "}\n"
+      << "  \"system_info\": {\"cpu\": " << utils::json_quoted(s.system.cpu) << ", \"compiler\": " << utils::json_quoted(s.system.compiler)
+      << ", \"os\": " << utils::json_quoted(s.system.os) << ", \"threads\": " << s.system.threads << "}\n"
       << "}\n";
   return out.str();
 }

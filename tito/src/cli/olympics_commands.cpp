@@ -2,6 +2,7 @@
 // file against the schema; submit builds the learner's module 20 with tito's own measuring program,
 // runs it in the sandbox, checks the learner's claims against tito's measurements and writes the
 // verified record; rank orders a class's verified records per event. Each calls core/olympics.
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -13,6 +14,7 @@
 #include "cli/commands.h"
 #include "core/errors.h"
 #include "core/files.h"
+#include "core/learner_files.h"
 #include "core/milestone.h"
 #include "core/olympics.h"
 #include "core/sha256.h"
@@ -76,6 +78,25 @@ MeasuredModel measured_from(const std::vector<ResultLine>& lines, const std::str
   return {values["accuracy"], values["latency_ms_median"], values["latency_ms_p90"], values["memory_bytes"]};
 }
 
+// Whose code each module of the measured build is. The build links the learner's files for
+// `learner_dirs` and the reference library for every other module up to 20 (plan_program_build).
+std::vector<ModuleOrigin> origins_in_build(const Session& session, const std::map<std::string, fs::path>& learner_dirs,
+                                           bool reference_run) {
+  std::vector<ModuleOrigin> origins;
+  for (const auto& module : session.curriculum.modules()) {
+    if (module.learner_files.empty() || module.number > kCapstone) continue;
+    if (reference_run)
+      origins.push_back({module.number, "reference", "reference_run"});
+    else if (!learner_dirs.count(module.number))
+      origins.push_back({module.number, "reference", "not_completed"});
+    else if (origin_of_files(session.installation, module, fingerprint_learner_files(session.ws(), module)) == "reference")
+      origins.push_back({module.number, "reference", "copied_reference_files"});
+    else
+      origins.push_back({module.number, "learner", ""});
+  }
+  return origins;
+}
+
 int run_submit(const GlobalOptions& global, const SubmitOptions& options) {
   set_cooperative_interrupts(true);
   Session session = open_session(global, true);
@@ -111,8 +132,20 @@ int run_submit(const GlobalOptions& global, const SubmitOptions& options) {
   request.memory_limit_mb = 2048;
   fs::create_directories(request.build_dir);
 
+  const std::vector<ModuleOrigin> origins = origins_in_build(session, learner_dirs, options.reference);
+  const bool reference_entry = std::any_of(origins.begin(), origins.end(), [](const ModuleOrigin& m) {
+    return m.module == kCapstone && m.origin == "reference";
+  });
   std::cout << out.bold("Torch Olympics: measuring your entries") << out.dim(options.reference ? "  (reference module 20)" : "")
             << "\n";
+  if (reference_entry)
+    std::cout << out.yellow(options.reference
+                                ? "A reference run: the entry is built from the reference solutions. Its record says so "
+                                  "(\"origin\": \"reference\") and tito olympics rank lists it apart, never ranked."
+                                : "Your module 20 files are the reference solution's (as `tito module start 20 --reference` "
+                                  "writes them): the record says \"origin\": \"reference\" and tito olympics rank lists it "
+                                  "apart, never ranked.")
+              << "\n";
   std::vector<ResultLine> results;
   auto progress = [&out](const std::string& line) { std::cout << "  " << out.dim(line) << "\n" << std::flush; };
   auto output = [&](const std::string& line) {
@@ -168,6 +201,7 @@ int run_submit(const GlobalOptions& global, const SubmitOptions& options) {
       fingerprints[fs::path(file).filename().string()] = fs::is_regular_file(path) ? sha256_hex(read_file(path)) : "missing";
     }
   record["learner_files_sha256"] = fingerprints;
+  mark_origins(record, origins);
   const fs::path record_path = output_dir / (learner + ".verified.json");
   write_file_atomically(record_path, record.dump(2) + "\n");
   std::cout << "\nwrote " << record_path.string() << "\n";
@@ -175,8 +209,20 @@ int run_submit(const GlobalOptions& global, const SubmitOptions& options) {
     std::cout << out.fail_mark() << " " << out.red("Rejected: a claim is outside tito's tolerance (above).") << "\n";
     return kExitFailure;
   }
+  if (reference_entry) {
+    std::cout << out.ok_mark() << " "
+              << out.green(fmt::format("Verified: the reference entry earns {}", record["events_verified"].dump()))
+              << out.yellow("  (a reference run: not ranked)") << "\n";
+    out.next_step(options.reference ? "your own entry: tito module start 20, then tito olympics submit"
+                                    : "your own entry: tito module reset 20, write it, then tito olympics submit");
+    return kExitOk;
+  }
   std::cout << out.ok_mark() << " "
             << out.green(fmt::format("Verified: {} enters {}", learner, record["events_verified"].dump())) << "\n";
+  const std::string note = reference_code_note(record);
+  if (!note.empty())
+    std::cout << out.yellow(fmt::format("Your build ran {}: the record says so, and so does the class's ranking.", note))
+              << "\n";
   out.next_step("hand in " + record_path.string() + " (your instructor ranks the class with tito olympics rank)");
   return kExitOk;
 }
@@ -190,6 +236,10 @@ int run_rank(const GlobalOptions& options, const std::string& dir, bool csv) {
                     "name the folder that holds the class's *.verified.json records", kExitUsage);
   const Ranking ranking = rank_records(dir, load_rules(session.installation.source_dir));
   std::cout << (csv ? ranking_csv(ranking) : ranking_markdown(ranking));
+  if (csv) {  // the markdown says these itself; the CSV stays one table
+    for (const auto& line : ranking.warnings) std::cerr << "warning: " << line << "\n";
+    for (const auto& line : ranking.skipped) std::cerr << "not ranked: " << line << "\n";
+  }
   return kExitOk;
 }
 

@@ -329,6 +329,43 @@ json verified_record(const json& submission, const MeasuredModel& baseline, cons
               {"submission", submission}};
 }
 
+void mark_origins(json& record, const std::vector<ModuleOrigin>& modules) {
+  std::string origin = "learner";
+  json listed = json::object();
+  for (const auto& module : modules) {
+    json entry = {{"origin", module.origin}};
+    if (!module.reason.empty()) entry["reason"] = module.reason;
+    listed[module.module] = entry;
+    if (module.module == kOlympicsModule) origin = module.origin;
+  }
+  record["origin"] = origin;
+  record["modules"] = listed;
+}
+
+std::string reference_code_note(const json& record) {
+  if (!record.contains("modules") || !record.at("modules").is_object()) return "";
+  // reason -> modules, in the order a reader cares about: copies first.
+  const std::vector<std::pair<std::string, std::string>> reasons = {
+      {"copied_reference_files", "copied reference files"}, {"not_completed", "not completed"}, {"reference_run", "reference run"}};
+  std::map<std::string, std::vector<std::string>> by_reason;
+  for (const auto& [number, entry] : record.at("modules").items()) {
+    if (number == kOlympicsModule || !entry.is_object() || entry.value("origin", std::string()) != "reference") continue;
+    by_reason[entry.value("reason", std::string("no reason given"))].push_back(number);
+  }
+  std::vector<std::string> parts;
+  auto part = [](const std::vector<std::string>& numbers, const std::string& why) {
+    return fmt::format("module{} {} ({})", numbers.size() == 1 ? "" : "s", fmt::join(numbers, ", "), why);
+  };
+  for (const auto& [reason, words] : reasons) {
+    auto found = by_reason.find(reason);
+    if (found == by_reason.end()) continue;
+    parts.push_back(part(found->second, words));
+    by_reason.erase(found);
+  }
+  for (const auto& [reason, numbers] : by_reason) parts.push_back(part(numbers, reason));
+  return parts.empty() ? "" : fmt::format("reference code in {}", fmt::join(parts, "; "));
+}
+
 Ranking rank_records(const fs::path& dir, const OlympicsRules& rules) {
   Ranking ranking;
   for (const auto& event : olympic_events()) ranking.by_event[event];
@@ -352,6 +389,19 @@ Ranking rank_records(const fs::path& dir, const OlympicsRules& rules) {
       ranking.skipped.push_back(file.string() + ": its claims were rejected by tito olympics submit");
       continue;
     }
+    // Whose entry: a reference run earns nothing; a record older than the field is taken as the learner's.
+    std::string origin = "learner";
+    if (!record.contains("origin")) {
+      ranking.warnings.push_back(file.string() +
+                                 ": no \"origin\" (written by an older tito): ranked as the learner's own code, unchecked; "
+                                 "a new tito olympics submit writes whose code it measured");
+    } else if (record.at("origin").is_string() &&
+               (record.at("origin") == "learner" || record.at("origin") == "reference")) {
+      origin = record.at("origin").get<std::string>();
+    } else {
+      ranking.skipped.push_back(file.string() + ": its \"origin\" is neither \"learner\" nor \"reference\"");
+      continue;
+    }
     try {
       auto measured = [&](const char* which) {
         const json& m = record.at("measured_by_tito").at(which);
@@ -360,13 +410,21 @@ Ranking rank_records(const fs::path& dir, const OlympicsRules& rules) {
       };
       const MeasuredModel baseline = measured("baseline"), optimized = measured("optimized");
       const std::vector<std::string> earned = earned_events(rules, optimized, baseline);
-      ++ranking.verified;
+      const std::string learner = record.at("learner").get<std::string>();
+      const std::string model = record.at("model").value("description", "");
+      std::vector<std::pair<std::string, double>> scores;
       for (const auto& event : record.at("events_verified")) {
         const std::string name = event.get<std::string>();
         if (std::find(earned.begin(), earned.end(), name) == earned.end()) continue;  // the rules changed since
-        ranking.by_event[name].push_back({record.at("learner").get<std::string>(),
-                                          record.at("model").value("description", ""), olympic_score(name, optimized, baseline)});
+        scores.emplace_back(name, olympic_score(name, optimized, baseline));
       }
+      if (origin == "reference") {
+        ranking.reference_runs.push_back({file.string(), learner, model, scores});
+        continue;
+      }
+      const std::string note = reference_code_note(record);
+      ++ranking.verified;
+      for (const auto& [event, score] : scores) ranking.by_event[event].push_back({learner, model, score, note});
     } catch (const std::exception& error) {
       ranking.skipped.push_back(file.string() + ": incomplete record (" + error.what() + ")");
     }
@@ -404,6 +462,12 @@ std::string csv_cell(std::string text) {
 
 std::string ranking_markdown(const Ranking& ranking) {
   std::string text = fmt::format("# Torch Olympics: {} verified submission{}\n", ranking.verified, ranking.verified == 1 ? "" : "s");
+  if (!ranking.reference_runs.empty())
+    text += fmt::format("\n{} reference run{} listed apart below, not ranked.\n", ranking.reference_runs.size(),
+                        ranking.reference_runs.size() == 1 ? "" : "s");
+  bool any_note = false;
+  for (const auto& [event, entries] : ranking.by_event)
+    for (const auto& entry : entries) any_note = any_note || !entry.note.empty();
   for (const auto& event : olympic_events()) {
     const auto& entries = ranking.by_event.at(event);
     text += fmt::format("\n## {} ({} first)\n\n", event, olympic_lower_is_better(event) ? "lowest" : "highest");
@@ -411,10 +475,30 @@ std::string ranking_markdown(const Ranking& ranking) {
       text += "No verified entry earned this event.\n";
       continue;
     }
-    text += "| rank | learner | score | model |\n|---|---|---|---|\n";
-    for (std::size_t i = 0; i < entries.size(); ++i)
-      text += fmt::format("| {} | {} | {} | {} |\n", i + 1, markdown_cell(entries[i].learner), score_text(event, entries[i].score),
+    text += any_note ? "| rank | learner | score | model | not the learner's code |\n|---|---|---|---|---|\n"
+                     : "| rank | learner | score | model |\n|---|---|---|---|\n";
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      text += fmt::format("| {} | {} | {} | {} |", i + 1, markdown_cell(entries[i].learner), score_text(event, entries[i].score),
                           markdown_cell(entries[i].model));
+      text += any_note ? " " + markdown_cell(entries[i].note) + " |\n" : "\n";
+    }
+  }
+  if (!ranking.reference_runs.empty()) {
+    text += "\n## Reference runs (not ranked)\n\nBuilt from the reference solutions (tito olympics submit --reference, or module "
+            "20's files are the reference's own): for comparison only.\n\n| learner | event | score | model | record |\n"
+            "|---|---|---|---|---|\n";
+    for (const auto& run : ranking.reference_runs) {
+      if (run.scores.empty())
+        text += fmt::format("| {} | none earned | | {} | {} |\n", markdown_cell(run.learner), markdown_cell(run.model),
+                            markdown_cell(run.file));
+      for (const auto& [event, score] : run.scores)
+        text += fmt::format("| {} | {} | {} | {} | {} |\n", markdown_cell(run.learner), event, score_text(event, score),
+                            markdown_cell(run.model), markdown_cell(run.file));
+    }
+  }
+  if (!ranking.warnings.empty()) {
+    text += "\nWarnings (ranked all the same):\n";
+    for (const auto& line : ranking.warnings) text += "- " + markdown_cell(line) + "\n";
   }
   if (!ranking.skipped.empty()) {
     text += "\nNot ranked:\n";
@@ -424,12 +508,21 @@ std::string ranking_markdown(const Ranking& ranking) {
 }
 
 std::string ranking_csv(const Ranking& ranking) {
-  std::string text = "event,rank,learner,score,model\n";
+  std::string text = "event,rank,learner,score,model,note\n";
   for (const auto& event : olympic_events()) {
     const auto& entries = ranking.by_event.at(event);
     for (std::size_t i = 0; i < entries.size(); ++i)
-      text += fmt::format("{},{},{},{:.17g},{}\n", event, i + 1, csv_cell(entries[i].learner), entries[i].score,
-                          csv_cell(entries[i].model));
+      text += fmt::format("{},{},{},{:.17g},{},{}\n", event, i + 1, csv_cell(entries[i].learner), entries[i].score,
+                          csv_cell(entries[i].model), csv_cell(entries[i].note));
+  }
+  // Reference runs after every ranked row, with no rank: a sort by rank cannot mix them in.
+  const std::string reference_note = csv_cell("reference run (built from the reference solutions), not ranked");
+  for (const auto& run : ranking.reference_runs) {
+    if (run.scores.empty())
+      text += fmt::format(",not ranked,{},,{},{}\n", csv_cell(run.learner), csv_cell(run.model), reference_note);
+    for (const auto& [event, score] : run.scores)
+      text += fmt::format("{},not ranked,{},{:.17g},{},{}\n", event, csv_cell(run.learner), score, csv_cell(run.model),
+                          reference_note);
   }
   return text;
 }

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -44,6 +45,9 @@ struct OlympicsRules {
 OlympicsRules rules_from_json(const nlohmann::json& rules);  // throws std::runtime_error naming a missing key
 OlympicsRules load_rules(const std::filesystem::path& source_dir);
 nlohmann::json load_schema(const std::filesystem::path& source_dir);
+
+// The capstone's module number: its origin is the entry's.
+constexpr const char* kOlympicsModule = "20";
 
 inline const std::vector<std::string>& olympic_events() {
   static const std::vector<std::string> events = {"latency", "memory", "accuracy", "all_round"};
@@ -84,17 +88,44 @@ nlohmann::json verified_record(const nlohmann::json& submission, const MeasuredM
                                const MeasuredModel& optimized, const std::vector<ClaimCheck>& checks,
                                const OlympicsRules& rules);
 
+// Whose code a module in the measured build was, in progress format 2's words: origin "learner" or
+// "reference"; for "reference", why: "reference_run" (tito olympics submit --reference),
+// "copied_reference_files" (the learner's files are the reference solution, as tito's fingerprint
+// check tells) or "not_completed" (the reference library stood in for a module not completed).
+struct ModuleOrigin {
+  std::string module;  // "03"
+  std::string origin;  // "learner" | "reference"
+  std::string reason;  // empty for "learner"
+};
+// Writes the record's "origin" (module 20's: whose entry was measured; "learner" when module 20 is
+// not listed) and "modules" ({"03": {"origin": "reference", "reason": "copied_reference_files"}, ...}).
+void mark_origins(nlohmann::json& record, const std::vector<ModuleOrigin>& modules);
+// What a record says of reference code in its modules other than 20, for the class's ranking:
+// "reference code: modules 03 (copied reference files), 18, 19 (not completed)", or "" when none.
+std::string reference_code_note(const nlohmann::json& record);
+
 // A class: every record under `dir` (*.verified.json, recursively). Records that are not verified
-// or not readable are listed in `skipped` with the reason.
+// or not readable are listed in `skipped` with the reason. Records of reference runs ("origin":
+// "reference") are never ranked: they are listed apart, in `reference_runs`, with their scores.
+// Records from before the origin field are ranked as the learners' own, with a warning.
 struct RankedEntry {
   std::string learner;
   std::string model;
   double score = 0;
+  std::string note;  // reference code in the entry's build (reference_code_note); "" when none
+};
+struct ReferenceRun {
+  std::string file;
+  std::string learner;
+  std::string model;
+  std::vector<std::pair<std::string, double>> scores;  // (event, score) per event earned
 };
 struct Ranking {
   std::map<std::string, std::vector<RankedEntry>> by_event;  // best first; ties by learner name
+  std::vector<ReferenceRun> reference_runs;                  // not ranked
   std::vector<std::string> skipped;                          // "path: reason"
-  int verified = 0;
+  std::vector<std::string> warnings;                         // "path: what is doubtful", ranked all the same
+  int verified = 0;                                          // learners' verified records (ranked)
 };
 Ranking rank_records(const std::filesystem::path& dir, const OlympicsRules& rules);
 std::string ranking_markdown(const Ranking& ranking);
