@@ -165,11 +165,11 @@ __attribute__((target("avx512f"))) void pack_avx512(const float* src, int64_t la
 // Below a few hundred thousand multiply-adds (the layers of a small MLP), or with at most a few rows
 // of A (kGemmFewRows: a single sample's Linear), packing and the ragged edges of MR x NR tiles cost
 // more than the multiply. These loops read A and B in place:
-//   B rows contiguous (b_cs == 1): up to 4 rows of C at a time, each a sum of rows of B scaled by A's
-//     elements, 16 columns at a time in 2 ymm accumulators per row (B read once per 4 rows);
+//   B rows contiguous (b_cs == 1): up to 6 rows of C at a time, each a sum of rows of B scaled by A's
+//     elements, 16 columns at a time in 2 ymm accumulators per row (B read once per 6 rows);
 //   B columns contiguous (b_rs == 1, B = W.t() as in Linear's forward) and A rows contiguous: each
-//     element of C is a dot product of two contiguous rows, 8 lanes at a time, 4 columns of C for up
-//     to 4 rows of A at a time (both sets of rows stay in L1 while they are reused).
+//     element of C is a dot product of two contiguous rows, 8 lanes at a time, 2 x 4 (or 1 x 8)
+//     elements of C at a time.
 // Returns false for any other layout, which then takes the packed path.
 __attribute__((target("avx2,fma"))) inline float horizontal_sum(__m256 lanes) {
   __m128 half = _mm_add_ps(_mm256_castps256_ps128(lanes), _mm256_extractf128_ps(lanes, 1));
@@ -186,19 +186,19 @@ __attribute__((target("avx2,fma"))) void scaled_rows_avx2(int64_t n, int64_t k, 
   int64_t j = 0;
   for (; j + 16 <= n; j += 16) {
     __m256 left[ROWS], right[ROWS];
-#pragma GCC unroll 4
+#pragma GCC unroll 6
     for (int r = 0; r < ROWS; ++r) left[r] = right[r] = _mm256_setzero_ps();
     for (int64_t p = 0; p < k; ++p) {
       const float* b_p = b + p * b_rs + j;
       const __m256 b_left = _mm256_loadu_ps(b_p), b_right = _mm256_loadu_ps(b_p + 8);
-#pragma GCC unroll 4
+#pragma GCC unroll 6
       for (int r = 0; r < ROWS; ++r) {
         const __m256 a_rp = _mm256_broadcast_ss(a + r * a_rs + p * a_cs);
         left[r] = _mm256_fmadd_ps(a_rp, b_left, left[r]);
         right[r] = _mm256_fmadd_ps(a_rp, b_right, right[r]);
       }
     }
-#pragma GCC unroll 4
+#pragma GCC unroll 6
     for (int r = 0; r < ROWS; ++r) {
       _mm256_storeu_ps(c + r * ldc + j, left[r]);
       _mm256_storeu_ps(c + r * ldc + j + 8, right[r]);
@@ -206,14 +206,14 @@ __attribute__((target("avx2,fma"))) void scaled_rows_avx2(int64_t n, int64_t k, 
   }
   for (; j + 8 <= n; j += 8) {
     __m256 sums[ROWS];
-#pragma GCC unroll 4
+#pragma GCC unroll 6
     for (int r = 0; r < ROWS; ++r) sums[r] = _mm256_setzero_ps();
     for (int64_t p = 0; p < k; ++p) {
       const __m256 b_p = _mm256_loadu_ps(b + p * b_rs + j);
-#pragma GCC unroll 4
+#pragma GCC unroll 6
       for (int r = 0; r < ROWS; ++r) sums[r] = _mm256_fmadd_ps(_mm256_broadcast_ss(a + r * a_rs + p * a_cs), b_p, sums[r]);
     }
-#pragma GCC unroll 4
+#pragma GCC unroll 6
     for (int r = 0; r < ROWS; ++r) _mm256_storeu_ps(c + r * ldc + j, sums[r]);
   }
   for (; j < n; ++j) {
@@ -224,6 +224,41 @@ __attribute__((target("avx2,fma"))) void scaled_rows_avx2(int64_t n, int64_t k, 
     }
   }
 }
+
+// ROWS x COLS elements of C, each the dot product of one of A's rows (a + r a_rs) and one of B's
+// columns (b + q b_cs), both contiguous and k long.
+template <int ROWS, int COLS>
+__attribute__((target("avx2,fma"))) void dot_block_avx2(const float* a, int64_t a_rs, const float* b, int64_t b_cs,
+                                                         int64_t k, float* c, int64_t ldc) {
+  const int64_t k_vector = k / 8 * 8;
+  __m256 sums[ROWS][COLS];
+#pragma GCC unroll 2
+  for (int r = 0; r < ROWS; ++r) {
+#pragma GCC unroll 8
+    for (int q = 0; q < COLS; ++q) sums[r][q] = _mm256_setzero_ps();
+  }
+  for (int64_t p = 0; p < k_vector; p += 8) {
+    __m256 a_p[ROWS];
+#pragma GCC unroll 2
+    for (int r = 0; r < ROWS; ++r) a_p[r] = _mm256_loadu_ps(a + r * a_rs + p);
+#pragma GCC unroll 8
+    for (int q = 0; q < COLS; ++q) {
+      const __m256 b_q = _mm256_loadu_ps(b + q * b_cs + p);
+#pragma GCC unroll 2
+      for (int r = 0; r < ROWS; ++r) sums[r][q] = _mm256_fmadd_ps(a_p[r], b_q, sums[r][q]);
+    }
+  }
+  for (int r = 0; r < ROWS; ++r) {
+    for (int q = 0; q < COLS; ++q) {
+      float sum = horizontal_sum(sums[r][q]);
+      for (int64_t p = k_vector; p < k; ++p) sum += a[r * a_rs + p] * b[q * b_cs + p];
+      c[r * ldc + q] = sum;
+    }
+  }
+}
+
+// Set by simd_small_gemm: the packed path has the AVX-512 kernel and packing.
+bool prefer_packed = false;
 
 // One element of C: the dot product of A's row a_i and B's column b_j (both contiguous, k long).
 __attribute__((target("avx2,fma"))) inline float dot_avx2(const float* a_i, const float* b_j, int64_t k) {
@@ -242,8 +277,10 @@ __attribute__((target("avx2,fma"))) bool small_gemm_avx2(int64_t m, int64_t n, i
                                                           int64_t b_cs, float* c, int64_t ldc) {
   if (b_cs == 1) {
     int64_t i = 0;
-    for (; i + 4 <= m; i += 4) scaled_rows_avx2<4>(n, k, a + i * a_rs, a_rs, a_cs, b, b_rs, c + i * ldc, ldc);
+    for (; i + 6 <= m; i += 6) scaled_rows_avx2<6>(n, k, a + i * a_rs, a_rs, a_cs, b, b_rs, c + i * ldc, ldc);
     switch (m - i) {
+      case 5: scaled_rows_avx2<5>(n, k, a + i * a_rs, a_rs, a_cs, b, b_rs, c + i * ldc, ldc); break;
+      case 4: scaled_rows_avx2<4>(n, k, a + i * a_rs, a_rs, a_cs, b, b_rs, c + i * ldc, ldc); break;
       case 3: scaled_rows_avx2<3>(n, k, a + i * a_rs, a_rs, a_cs, b, b_rs, c + i * ldc, ldc); break;
       case 2: scaled_rows_avx2<2>(n, k, a + i * a_rs, a_rs, a_cs, b, b_rs, c + i * ldc, ldc); break;
       case 1: scaled_rows_avx2<1>(n, k, a + i * a_rs, a_rs, a_cs, b, b_rs, c + i * ldc, ldc); break;
@@ -252,31 +289,24 @@ __attribute__((target("avx2,fma"))) bool small_gemm_avx2(int64_t m, int64_t n, i
     return true;
   }
   if (b_rs == 1 && a_cs == 1) {
-    // 4 columns of C for 4 rows at a time: each load of A's row feeds four products, and the 4 x k
-    // blocks of A and of B stay in L1 while they are reused.
-    const int64_t k_vector = k / 8 * 8;
+    // A product of at least one 12 x 32 tile and 16 steps of k (attention's q k^T per head) runs
+    // faster packed, on the AVX-512 micro-kernel: a dot product ends in a horizontal sum per element.
+    if (prefer_packed && m > kGemmFewRows && m >= 12 && n >= 32 && k >= 16) return false;
+    // Rows in blocks of 4 (their 4 x k values, and each group of B's columns, stay in L1 while they
+    // are reused); within a block, 2 rows x 4 columns of C at a time (8 independent sums: enough to
+    // keep both FMA units busy), or 1 row x 8 columns for a single row.
     for (int64_t i0 = 0; i0 < m; i0 += 4) {
       const int64_t rows = std::min<int64_t>(4, m - i0);
       int64_t j = 0;
+      if (rows == 1) {
+        for (; j + 8 <= n; j += 8) dot_block_avx2<1, 8>(a + i0 * a_rs, a_rs, b + j * b_cs, b_cs, k, c + i0 * ldc + j, ldc);
+      }
       for (; j + 4 <= n; j += 4) {
-        const float* b_j = b + j * b_cs;
-        for (int64_t i = i0; i < i0 + rows; ++i) {
-          const float* a_i = a + i * a_rs;
-          __m256 lanes[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
-          for (int64_t p = 0; p < k_vector; p += 8) {
-            const __m256 a_p = _mm256_loadu_ps(a_i + p);
-#pragma GCC unroll 4
-            for (int q = 0; q < 4; ++q) {
-              lanes[q] = _mm256_fmadd_ps(a_p, _mm256_loadu_ps(b_j + q * b_cs + p), lanes[q]);
-            }
-          }
-#pragma GCC unroll 4
-          for (int q = 0; q < 4; ++q) {
-            float sum = horizontal_sum(lanes[q]);
-            for (int64_t p = k_vector; p < k; ++p) sum += a_i[p] * b_j[q * b_cs + p];
-            c[i * ldc + j + q] = sum;
-          }
+        int64_t i = i0;
+        for (; i + 2 <= i0 + rows; i += 2) {
+          dot_block_avx2<2, 4>(a + i * a_rs, a_rs, b + j * b_cs, b_cs, k, c + i * ldc + j, ldc);
         }
+        if (i < i0 + rows) dot_block_avx2<1, 4>(a + i * a_rs, a_rs, b + j * b_cs, b_cs, k, c + i * ldc + j, ldc);
       }
       for (; j < n; ++j) {
         for (int64_t i = i0; i < i0 + rows; ++i) c[i * ldc + j] = dot_avx2(a + i * a_rs, b + j * b_cs, k);
@@ -303,6 +333,7 @@ std::vector<FloatMicroKernel> simd_float_micro_kernels() {
 
 SmallGemm simd_small_gemm() {
   __builtin_cpu_init();
+  prefer_packed = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("fma");
   if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return small_gemm_avx2;
   return nullptr;
 }
