@@ -23,8 +23,9 @@ namespace cpublas {
 // C (m x n) = A (m x k) * B (k x n). A and B are read through their element strides (row stride,
 // column stride), so transposed and other strided views need no copy; C is written row-major with
 // row stride ldc >= n, overwriting what was there (k == 0 gives zeros); C's columns n..ldc-1 are
-// never touched. Small products and products of a few rows run gemm_ikj; the rest run the packed,
-// cache-blocked GEMM on the micro-kernel (gemm.cpp). Large products use get_num_threads() threads.
+// never touched. Small products and products of a few rows run gemm_ikj (when B's rows are
+// contiguous, or A is one row); the rest run the packed, cache-blocked GEMM on the micro-kernel
+// (gemm.cpp). Large products use get_num_threads() threads.
 void gemm(int64_t m, int64_t n, int64_t k, const float* a, int64_t a_row_stride, int64_t a_col_stride,
           const float* b, int64_t b_row_stride, int64_t b_col_stride, float* c, int64_t ldc);
 void gemm(int64_t m, int64_t n, int64_t k, const double* a, int64_t a_row_stride, int64_t a_col_stride,
@@ -52,8 +53,9 @@ void set_float_kernel(const std::string& name);
 constexpr int64_t kSmallGemmMaxMultiplyAdds = int64_t{1} << 17;
 
 // Products of at most this many rows (m: a single sample through a Linear, a matrix-vector product)
-// skip packing too, whatever their size: packing B reads and writes all of B, as much memory traffic
-// as multiplying it by so few rows, and a micro-kernel tile of MR rows would be mostly padding.
+// skip packing too, whatever their size (gemm_ikj when B's rows are contiguous or m is 1): packing B
+// reads and writes all of B, as much memory traffic as multiplying it by so few rows, and a
+// micro-kernel tile of MR rows would be mostly padding.
 constexpr int64_t kGemmFewRows = 4;
 
 // Products with fewer multiply-adds (m * n * k) than this run on one thread. 2^22 multiply-adds take

@@ -305,15 +305,16 @@ void gemm(int64_t m, int64_t n, int64_t k, const float* a, int64_t a_rs, int64_t
   if (few_rows || m * n * k <= kSmallGemmMaxMultiplyAdds) {
     // Small products, and products of a few rows, read A and B in place: the instructor's SIMD path
     // (reference library, with a SIMD kernel chosen; it declines layouts and shapes that run faster
-    // packed), else your i-k-j loops (any layout for a few rows; for small products only when B's
-    // rows are contiguous).
+    // packed), else your i-k-j loops when B's rows are contiguous, or for a single row whatever B's
+    // layout (each element of B is then read once, where packing would read it, write it and run a
+    // 6-row tile that is 5/6 padding).
     const auto small = gemm_extras().small_gemm;
     const bool simd = small != nullptr && std::strcmp(kernel.name, "generic") != 0;
     auto unpacked = [&](int64_t first_col, int64_t last_col) {
       const float* b_cols = b + first_col * b_cs;
       float* c_cols = c + first_col;
       if (simd) return small(m, last_col - first_col, k, a, a_rs, a_cs, b_cols, b_rs, b_cs, c_cols, ldc);
-      if (b_cs != 1 && !few_rows) return false;
+      if (b_cs != 1 && m != 1) return false;
       gemm_ikj(m, last_col - first_col, k, a, a_rs, a_cs, b_cols, b_rs, b_cs, c_cols, ldc);
       return true;
     };
