@@ -1,9 +1,9 @@
 // The instructor's extra for module 17 (reference library only; withheld from the student release,
 // see curriculum.json "instructor_only"): hand-written SIMD micro-kernels for the learner-shaped GEMM
-// (17_acceleration/gemm.cpp) and an unpacked AVX2 path for small products. They reach the GEMM
-// through cpublas::install_gemm_extras (tinytorch/acceleration_kernels.h), called by
-// extra/registration.cpp, which only the reference library's links keep: a learner's build never
-// runs them, it runs the learner's portable micro-kernel.
+// (17_acceleration/gemm.cpp), the AVX-512 kernel's packing, and an unpacked AVX2 path for small and
+// few-row products. They reach the GEMM through cpublas::install_gemm_extras
+// (tinytorch/acceleration_kernels.h), called by extra/registration.cpp, which only the reference
+// library's links keep: a learner's build never runs them, it runs the learner's portable kernel.
 #include "17_acceleration/extra/extras.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
