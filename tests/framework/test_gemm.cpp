@@ -54,13 +54,12 @@ std::vector<T> pattern(int64_t count, int seed) {
   return values;
 }
 
-// Fast vs reference on row-major (or, with transposed=true, column-major) A and B.
+// Fast vs reference on A and B read through the given element strides (row stride, column stride).
 template <typename T>
-void check_against_reference(const Shape& s, bool transpose_a, bool transpose_b, const std::string& label) {
-  const auto a = pattern<T>(std::max<int64_t>(s.m * s.k, 1), 1);
-  const auto b = pattern<T>(std::max<int64_t>(s.k * s.n, 1), 2);
-  const int64_t a_rs = transpose_a ? 1 : s.k, a_cs = transpose_a ? s.m : 1;
-  const int64_t b_rs = transpose_b ? 1 : s.n, b_cs = transpose_b ? s.k : 1;
+void check_with_strides(const Shape& s, int64_t a_rs, int64_t a_cs, int64_t b_rs, int64_t b_cs,
+                        const std::string& label) {
+  const auto a = pattern<T>(std::max<int64_t>((s.m - 1) * a_rs + (s.k - 1) * a_cs + 1, 1), 1);
+  const auto b = pattern<T>(std::max<int64_t>((s.k - 1) * b_rs + (s.n - 1) * b_cs + 1, 1), 2);
   // ldc wider than n: the gap must stay untouched.
   const int64_t ldc = s.n + 3;
   const T sentinel = static_cast<T>(-777);
@@ -68,8 +67,8 @@ void check_against_reference(const Shape& s, bool transpose_a, bool transpose_b,
   std::vector<T> expected(fast.size(), sentinel);
   torch::cpublas::gemm(s.m, s.n, s.k, a.data(), a_rs, a_cs, b.data(), b_rs, b_cs, fast.data(), ldc);
   gemm_reference(s.m, s.n, s.k, a.data(), a_rs, a_cs, b.data(), b_rs, b_cs, expected.data(), ldc);
-  INFO(label << " m=" << s.m << " n=" << s.n << " k=" << s.k << " transpose_a=" << transpose_a
-             << " transpose_b=" << transpose_b);
+  INFO(label << " m=" << s.m << " n=" << s.n << " k=" << s.k << " A strides (" << a_rs << ", " << a_cs
+             << ") B strides (" << b_rs << ", " << b_cs << ")");
   for (int64_t i = 0; i < s.m; ++i) {
     for (int64_t j = 0; j < ldc; ++j) {
       const T got = fast[i * ldc + j], want = expected[i * ldc + j];
@@ -83,6 +82,24 @@ void check_against_reference(const Shape& s, bool transpose_a, bool transpose_b,
       }
     }
   }
+}
+
+// Fast vs reference on row-major (or, with transposed=true, column-major) A and B.
+template <typename T>
+void check_against_reference(const Shape& s, bool transpose_a, bool transpose_b, const std::string& label) {
+  const int64_t a_rs = transpose_a ? 1 : s.k, a_cs = transpose_a ? s.m : 1;
+  const int64_t b_rs = transpose_b ? 1 : s.n, b_cs = transpose_b ? s.k : 1;
+  check_with_strides<T>(s, a_rs, a_cs, b_rs, b_cs, label);
+}
+
+// Every layout the packing and the unpacked paths tell apart: row-major and transposed A and B, and
+// both operands strided in both directions (every second element of a wider matrix).
+void check_every_layout(const Shape& s, const std::string& label) {
+  for (bool transpose_a : {false, true}) {
+    for (bool transpose_b : {false, true}) check_against_reference<float>(s, transpose_a, transpose_b, label);
+  }
+  check_with_strides<float>(s, 2 * s.k + 1, 2, 2, 2 * s.k + 3, label + " strided");
+  check_with_strides<float>(s, 2, 2 * s.m + 1, 2 * s.n + 3, 2, label + " strided");
 }
 
 // Runs `body` once per float micro-kernel and per thread count, restoring both afterwards.
@@ -120,6 +137,25 @@ TEST_CASE("gemm above the thread threshold splits rows between threads and still
   for_each_kernel_and_thread_count([](const std::string& label) {
     check_against_reference<float>({200, 300, 300}, false, false, label);
     check_against_reference<float>({200, 300, 300}, true, true, label);
+  });
+}
+
+TEST_CASE("gemm on few rows (m = 1..7), k = 1, tile-sized and strided operands, every kernel, 1 and 2 threads",
+          "[gemm]") {
+  // m <= kGemmFewRows reads A and B in place whatever the size (threads split C's columns above
+  // kGemmParallelThreshold); m = 5..7 is a ragged edge of every tile. The attention-sized products
+  // (64 x 64 x 32, 64 x 32 x 64) sit at the small-product bound, where the SIMD path declines
+  // products of a whole 12 x 32 tile in favour of the packed one. k = 1: one depth step per panel;
+  // k = 17, 33: the 16-step transposes of the SIMD packing with a ragged end.
+  REQUIRE(torch::cpublas::kGemmFewRows == 4);
+  REQUIRE(3 * 1500 * 1000 >= torch::cpublas::kGemmParallelThreshold);
+  REQUIRE(64 * 64 * 32 <= torch::cpublas::kSmallGemmMaxMultiplyAdds);
+  const std::vector<Shape> shapes = {
+      {1, 300, 513}, {2, 300, 513}, {3, 77, 600},  {4, 129, 1000}, {5, 300, 513}, {6, 65, 300},  {7, 1030, 257},
+      {1, 1, 1},     {3, 40, 1},    {4, 1, 37},    {7, 33, 1},     {2, 9, 17},    {13, 45, 33},  {64, 64, 32},
+      {64, 32, 64},  {12, 32, 16},  {12, 32, 15},  {11, 31, 16},   {3, 1500, 1000}};
+  for_each_kernel_and_thread_count([&](const std::string& label) {
+    for (const Shape& s : shapes) check_every_layout(s, label);
   });
 }
 

@@ -198,11 +198,12 @@ TEST_CASE("the blocked GEMM equals the triple loop on ragged shapes, across k an
   struct Shape {
     int64_t m, n, k;
   };
-  // Tiles 6 x 16, KC 256, MC 120, NC 2048; each shape is above the small-product limit.
+  // Tiles 6 x 16, KC 256, MC 120, NC 2048; each shape is above the small-product limit and has more
+  // than kGemmFewRows rows.
   const std::vector<Shape> shapes = {
       {13, 37, 300},  // ragged tiles both ways, two k blocks
       {121, 23, 70},  // two row blocks, the second of one row
-      {1, 300, 513},  // one row, three k blocks
+      {5, 300, 513},  // one ragged row of tiles, three k blocks
       {300, 1, 513},  // one column
       {7, 2100, 10},  // two column blocks (NC), the second narrow
       {24, 64, 256},  // whole tiles, one full k block

@@ -23,8 +23,9 @@ namespace cpublas {
 // C (m x n) = A (m x k) * B (k x n). A and B are read through their element strides (row stride,
 // column stride), so transposed and other strided views need no copy; C is written row-major with
 // row stride ldc >= n, overwriting what was there (k == 0 gives zeros); C's columns n..ldc-1 are
-// never touched. Small products run gemm_ikj; the rest run the packed, cache-blocked GEMM on the
-// micro-kernel (gemm.cpp). Large products use get_num_threads() threads.
+// never touched. Small products and products of a few rows run gemm_ikj (when B's rows are
+// contiguous, or A is one row); the rest run the packed, cache-blocked GEMM on the micro-kernel
+// (gemm.cpp). Large products use get_num_threads() threads.
 void gemm(int64_t m, int64_t n, int64_t k, const float* a, int64_t a_row_stride, int64_t a_col_stride,
           const float* b, int64_t b_row_stride, int64_t b_col_stride, float* c, int64_t ldc);
 void gemm(int64_t m, int64_t n, int64_t k, const double* a, int64_t a_row_stride, int64_t a_col_stride,
@@ -51,6 +52,12 @@ void set_float_kernel(const std::string& name);
 // tiles cost more than the arithmetic.
 constexpr int64_t kSmallGemmMaxMultiplyAdds = int64_t{1} << 17;
 
+// Products of at most this many rows (m: a single sample through a Linear, a matrix-vector product)
+// skip packing too, whatever their size (gemm_ikj when B's rows are contiguous or m is 1): packing B
+// reads and writes all of B, as much memory traffic as multiplying it by so few rows, and a
+// micro-kernel tile of MR rows would be mostly padding.
+constexpr int64_t kGemmFewRows = 4;
+
 // Products with fewer multiply-adds (m * n * k) than this run on one thread. 2^22 multiply-adds take
 // about 25 us on one core at 170 GFLOP/s, several times what waking a sleeping worker costs (5-20 us
 // on Linux), so a second thread can only pay off above it.
@@ -66,6 +73,9 @@ struct FloatMicroKernel {
   // c[i * ldc + j] (=, or += when accumulate) sum over p < kc of a_panel[p * mr + i] * b_panel[p * nr + j]
   void (*run)(int64_t kc, const float* a_panel, const float* b_panel, float* c, int64_t ldc, bool accumulate);
   int64_t kc, mc, nc;  // cache blocking that suits it
+  // Packs one panel for it (pack_panel's contract, gemm.cpp); null: the portable pack_panel.
+  void (*pack)(const float* src, int64_t lane_stride, int64_t depth_stride, int64_t depth, int64_t valid, int width,
+               float* out) = nullptr;
 };
 struct GemmExtras {
   std::vector<FloatMicroKernel> float_kernels;  // best first

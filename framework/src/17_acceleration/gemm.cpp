@@ -109,14 +109,18 @@ void micro_kernel_generic(int64_t kc, const T* a_panel, const T* b_panel, T* c, 
 
 // ---- Given: the micro-kernel table and the scratch buffers ----
 
-// A micro-kernel with its tile shape and the cache blocking that suits it: KC x NR of B (one panel)
-// should sit in L1, MC x KC of A in L2, KC x NC of B in L2/L3 (section 3 derives them).
+// A micro-kernel with its tile shape, the cache blocking that suits it (KC x NR of B, one panel,
+// should sit in L1, MC x KC of A in L2, KC x NC of B in L2/L3: section 3 derives them) and the
+// packing routine that fills its panels: your pack_panel for your kernels (the reference library's
+// SIMD kernels bring one that transposes 16 x 16 blocks in vector registers).
 template <typename T>
 struct Kernel {
   const char* name;
   int mr, nr;
   void (*run)(int64_t kc, const T* a_panel, const T* b_panel, T* c, int64_t ldc, bool accumulate);
   int64_t kc, mc, nc;
+  void (*pack)(const T* src, int64_t lane_stride, int64_t depth_stride, int64_t depth, int64_t valid, int width,
+               T* out);
 };
 
 // The largest tile any kernel computes (the ragged-edge buffer's size).
@@ -131,11 +135,12 @@ const std::vector<Kernel<float>>& float_kernels() {
     std::vector<Kernel<float>> list;
     for (const FloatMicroKernel& extra : gemm_extras().float_kernels) {  // reference library only
       if (extra.mr <= kMaxTileRows && extra.nr <= kMaxTileCols) {
-        list.push_back({extra.name, extra.mr, extra.nr, extra.run, extra.kc, extra.mc, extra.nc});
+        list.push_back({extra.name, extra.mr, extra.nr, extra.run, extra.kc, extra.mc, extra.nc,
+                        extra.pack != nullptr ? extra.pack : pack_panel<float>});
       }
     }
     list.push_back({"generic", kFloatRows, kFloatCols, micro_kernel_generic<float, kFloatRows, kFloatCols>, 256, 120,
-                    2048});
+                    2048, pack_panel<float>});
     return list;
   }();
   return kernels;
@@ -149,11 +154,13 @@ const Kernel<float>& current_float_kernel() {
 }
 
 const Kernel<double>& double_kernel() {
-  static const Kernel<double> kernel{"generic", 4, 8, micro_kernel_generic<double, 4, 8>, 256, 96, 1024};
+  static const Kernel<double> kernel{"generic", 4, 8, micro_kernel_generic<double, 4, 8>, 256, 96, 1024,
+                                     pack_panel<double>};
   return kernel;
 }
 const Kernel<int64_t>& long_kernel() {
-  static const Kernel<int64_t> kernel{"generic", 4, 4, micro_kernel_generic<int64_t, 4, 4>, 256, 96, 1024};
+  static const Kernel<int64_t> kernel{"generic", 4, 4, micro_kernel_generic<int64_t, 4, 4>, 256, 96, 1024,
+                                      pack_panel<int64_t>};
   return kernel;
 }
 
@@ -186,12 +193,13 @@ T* scratch(int slot, int64_t elements) {
 //   file), for m, n, k > 0 (the caller handled the empty cases). With mr = kernel.mr, nr = kernel.nr:
 //   - for jc over n in steps of kernel.nc (nc = the block's width, the last one narrower), for pc
 //     over k in steps of kernel.kc (kc = the block's depth): pack the block B[pc.., jc..] into
-//     ceil(nc / nr) panels of nr columns with pack_panel, panel q at b_packed + q * nr * kc, in
-//     b_packed = scratch<T>(kPackB, ...);
+//     ceil(nc / nr) panels of nr columns with kernel.pack (your pack_panel, for your kernels), panel
+//     q at b_packed + q * nr * kc, in b_packed = scratch<T>(kPackB, ...): once per (pc, jc) block,
+//     never once per tile;
 //   - then for each row block ic (mc rows, the last one shorter): pack A[ic.., pc..] into panels of
-//     mr rows (panel at a_packed + r * kc for its first row r, in a_packed = scratch<T>(kPackA, ...)),
-//     and for every (jr, ir) tile run kernel.run on the A panel and the B panel. The first k block
-//     (pc == 0) overwrites C, every later one adds to it.
+//     mr rows with kernel.pack (panel at a_packed + r * kc for its first row r, in
+//     a_packed = scratch<T>(kPackA, ...)), and for every (jr, ir) tile run kernel.run on the A panel
+//     and the B panel. The first k block (pc == 0) overwrites C, every later one adds to it.
 //   - A tile at the ragged edge (fewer than mr rows or nr columns left) must not be written in place:
 //     the kernel always writes a whole mr x nr tile. Run it into a local tile buffer
 //     (kMaxTileRows x kMaxTileCols elements, row stride nr, accumulate false) and copy (or add) only
@@ -227,8 +235,8 @@ void blocked_gemm(const Kernel<T>& kernel, int64_t m, int64_t n, int64_t k, cons
       const T* b_block = b + pc * b_rs + jc * b_cs;
       auto pack_b_panels = [&](int64_t first, int64_t last) {
         for (int64_t panel = first; panel < last; ++panel) {
-          pack_panel(b_block + panel * nr * b_cs, b_cs, b_rs, kc, std::min<int64_t>(nr, nc - panel * nr), nr,
-                     b_packed + panel * nr * kc);
+          kernel.pack(b_block + panel * nr * b_cs, b_cs, b_rs, kc, std::min<int64_t>(nr, nc - panel * nr), nr,
+                      b_packed + panel * nr * kc);
         }
       };
       if (use_threads) {
@@ -243,8 +251,8 @@ void blocked_gemm(const Kernel<T>& kernel, int64_t m, int64_t n, int64_t k, cons
           const int64_t rows = std::min(mc, m - ic);
           T* a_packed = scratch<T>(kPackA, divup(rows, mr) * mr * kc);
           for (int64_t panel = 0; panel < rows; panel += mr) {
-            pack_panel(a + (ic + panel) * a_rs + pc * a_cs, a_rs, a_cs, kc, std::min<int64_t>(mr, rows - panel), mr,
-                       a_packed + panel * kc);
+            kernel.pack(a + (ic + panel) * a_rs + pc * a_cs, a_rs, a_cs, kc, std::min<int64_t>(mr, rows - panel),
+                        mr, a_packed + panel * kc);
           }
           for (int64_t jr = 0; jr < nc; jr += nr) {
             const int64_t cols = std::min<int64_t>(nr, nc - jr);
@@ -293,15 +301,33 @@ void gemm(int64_t m, int64_t n, int64_t k, const float* a, int64_t a_rs, int64_t
   if (m <= 0 || n <= 0) return;
   if (k <= 0) return zero_rows(m, n, c, ldc);
   const Kernel<float>& kernel = current_float_kernel();
-  if (m * n * k <= kSmallGemmMaxMultiplyAdds) {
-    // Small products read A and B in place: the instructor's AVX2 path (reference library, with a
-    // SIMD kernel chosen), else your i-k-j loops when B's rows are contiguous.
+  const bool few_rows = m <= kGemmFewRows;
+  if (few_rows || m * n * k <= kSmallGemmMaxMultiplyAdds) {
+    // Small products, and products of a few rows, read A and B in place: the instructor's SIMD path
+    // (reference library, with a SIMD kernel chosen; it declines layouts and shapes that run faster
+    // packed), else your i-k-j loops when B's rows are contiguous, or for a single row whatever B's
+    // layout (each element of B is then read once, where packing would read it, write it and run a
+    // 6-row tile that is 5/6 padding).
     const auto small = gemm_extras().small_gemm;
-    if (small != nullptr && std::strcmp(kernel.name, "generic") != 0 &&
-        small(m, n, k, a, a_rs, a_cs, b, b_rs, b_cs, c, ldc)) {
+    const bool simd = small != nullptr && std::strcmp(kernel.name, "generic") != 0;
+    auto unpacked = [&](int64_t first_col, int64_t last_col) {
+      const float* b_cols = b + first_col * b_cs;
+      float* c_cols = c + first_col;
+      if (simd) return small(m, last_col - first_col, k, a, a_rs, a_cs, b_cols, b_rs, b_cs, c_cols, ldc);
+      if (b_cs != 1 && m != 1) return false;
+      gemm_ikj(m, last_col - first_col, k, a, a_rs, a_cs, b_cols, b_rs, b_cs, c_cols, ldc);
+      return true;
+    };
+    if (few_rows && m * n * k >= kGemmParallelThreshold && get_num_threads() > 1 && !in_parallel_region()) {
+      // A wide few-row product (a matrix-vector product): the threads split C's columns.
+      std::atomic<bool> declined{false};
+      parallel_for(0, n, 64, [&](int64_t first, int64_t last) {
+        if (!unpacked(first, last)) declined = true;
+      });
+      if (!declined) return;
+    } else if (unpacked(0, n)) {
       return;
     }
-    if (b_cs == 1) return gemm_ikj(m, n, k, a, a_rs, a_cs, b, b_rs, b_cs, c, ldc);
   }
   blocked_gemm(kernel, m, n, k, a, a_rs, a_cs, b, b_rs, b_cs, c, ldc);
 }
