@@ -143,6 +143,27 @@ TEST_CASE("sum over leading or trailing dims of a large tensor equals the genera
   }
 }
 
+TEST_CASE("sum over the outer dims of a permuted tensor (a transposed gradient) equals the contiguous sum",
+          "[reductions]") {
+  torch::manual_seed(8);
+  const auto t = torch::randn({16, 64, 40});
+  const auto permuted = t.permute({1, 0, 2}).contiguous().permute({1, 0, 2});  // (T, B, E) memory as (B, T, E)
+  REQUIRE_FALSE(permuted.is_contiguous());
+  for (bool keepdim : {false, true}) {
+    const auto fast = permuted.sum({0, 1}, keepdim);
+    const auto expected = t.sum({0, 1}, keepdim);
+    REQUIRE(fast.sizes().vec() == expected.sizes().vec());
+    const auto got = test_helpers::values(fast), want = test_helpers::values(expected);
+    for (size_t i = 0; i < want.size(); ++i) CHECK(got[i] == Approx(want[i]).margin(1e-4));
+  }
+  // Kept dims out of their logical order in memory decline, and the general loop still agrees.
+  const auto swapped = torch::randn({40, 8, 16}).permute({2, 1, 0});  // memory order 2, 1, 0
+  const auto swapped_sum = swapped.sum({0});
+  const auto reference = swapped.contiguous().sum({0});
+  const auto got = test_helpers::values(swapped_sum), want = test_helpers::values(reference);
+  for (size_t i = 0; i < want.size(); ++i) CHECK(got[i] == Approx(want[i]).margin(1e-4));
+}
+
 TEST_CASE("fill_ and zeros write every element exactly in every dtype", "[elementwise]") {
   auto floats = torch::empty({17, 19});
   floats.fill_(2.5);

@@ -6,6 +6,7 @@
 // layout) and declines everything else, which then runs module 01's general loops. In a build
 // without module 17 none of this is linked, so your module 01 loops run at every size.
 #include <algorithm>
+#include <numeric>
 
 #include "tinytorch/acceleration_kernels.h"
 #include "tinytorch/errors.h"
@@ -313,12 +314,16 @@ bool compare_fast(const Tensor& x, const Tensor& y, const Tensor& out, FastCompa
 // sum over a leading block of dims (a bias gradient: dim 0 of a batch) or a trailing block (a row
 // sum in softmax's backward) of a large contiguous floating tensor, without the general loop's
 // index arithmetic. Each output adds its inputs in the same order as the general loop, so the
-// results are identical. Returns an undefined tensor to leave other cases to native::sum.
+// results are identical. A permuted dense tensor reduced over its outermost dims in memory goes
+// through sum_permuted. Returns an undefined tensor to leave other cases to native::sum.
+Tensor sum_permuted(const Tensor& self, const std::vector<int64_t>& dims, bool keepdim, ScalarType dtype);
+
 Tensor sum_fast(const Tensor& self, const std::vector<int64_t>& dims, bool keepdim, ScalarType dtype) {
-  if (!isFloatingType(dtype) || self.scalar_type() != dtype || !self.is_contiguous() || dims.empty() ||
+  if (!isFloatingType(dtype) || self.scalar_type() != dtype || dims.empty() ||
       self.numel() < kFastElementwiseMinNumel) {
     return Tensor();
   }
+  if (!self.is_contiguous()) return sum_permuted(self, dims, keepdim, dtype);
   const int64_t ndim = self.dim();
   const int64_t count = static_cast<int64_t>(dims.size());
   const bool leading = dims.front() == 0 && dims.back() == count - 1;
@@ -339,6 +344,41 @@ Tensor sum_fast(const Tensor& self, const std::vector<int64_t>& dims, bool keepd
               trailing);
   });
   return out;
+}
+
+// A permuted dense tensor (the gradient of a transposed (T, B, E) view) summed over the dims that
+// are outermost in its memory: the leading-block case over its memory order (so its sums run in
+// memory order). Declines when the kept dims are not in their logical order in memory.
+Tensor sum_permuted(const Tensor& self, const std::vector<int64_t>& dims, bool keepdim, ScalarType dtype) {
+  const int64_t ndim = self.dim();
+  if (static_cast<int64_t>(dims.size()) == ndim) return Tensor();  // a full sum keeps the general loop's order
+  std::vector<int64_t> order(static_cast<size_t>(ndim));
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return self.stride(a) > self.stride(b); });
+  std::vector<int64_t> sizes, strides;
+  for (const int64_t d : order) {
+    sizes.push_back(self.size(d));
+    strides.push_back(self.stride(d));
+  }
+  const Tensor in_memory_order = make_view(self, sizes, strides, self.storage_offset());
+  if (!in_memory_order.is_contiguous()) return Tensor();
+  const int64_t count = static_cast<int64_t>(dims.size());
+  for (int64_t i = 0; i < count; ++i) {
+    if (!std::binary_search(dims.begin(), dims.end(), order[static_cast<size_t>(i)])) return Tensor();
+  }
+  for (int64_t i = count + 1; i < ndim; ++i) {
+    if (order[static_cast<size_t>(i)] < order[static_cast<size_t>(i - 1)]) return Tensor();
+  }
+  std::vector<int64_t> leading(static_cast<size_t>(count));
+  std::iota(leading.begin(), leading.end(), 0);
+  const Tensor summed = sum_fast(in_memory_order, leading, /*keepdim=*/false, dtype);
+  if (!summed.defined()) return summed;
+  std::vector<int64_t> out_sizes;
+  for (int64_t d = 0; d < ndim; ++d) {
+    if (!std::binary_search(dims.begin(), dims.end(), d)) out_sizes.push_back(self.size(d));
+    else if (keepdim) out_sizes.push_back(1);
+  }
+  return make_view(summed, out_sizes, contiguous_strides(out_sizes), summed.storage_offset());
 }
 
 }  // namespace native
