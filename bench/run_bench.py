@@ -30,12 +30,14 @@ TARGETS = {
     ("conv_1_8_8x8", None, "libtorch"): 1.0,
     ("conv_3_32_32x32", None, "libtorch"): 1.0,
     ("lenet5_step", None, "libtorch"): 1.0,
+    ("gpt_step", None, "libtorch"): 1.0,
     ("add_1_grad", None, "libtorch"): 1.0,
     ("add_1_backward", None, "libtorch"): 1.0,
 }
 KV_CACHE_SPEEDUP_TARGET = 5.0  # kv_cache_generate_256: cached generation vs recomputing, same run
 MILESTONE_TARGET_SECONDS = 10.0  # milestones 01-03 together
 MILESTONE_04_PART1_TARGET_SECONDS = 5.0  # the TinyDigits CNN, on the reference
+MILESTONE_05_TARGET_SECONDS = 60.0  # milestone 05 parts 1 and 2 together, on the reference
 
 
 def target_for(case, threads, baseline_kind):
@@ -394,6 +396,12 @@ def main():
             verdict = "ok" if part1["median_s"] < MILESTONE_04_PART1_TARGET_SECONDS else "MISSED"
             emit(f"milestone 04 part 1 (TinyDigits CNN): {part1['median_s']:.2f} s (target < "
                  f"{MILESTONE_04_PART1_TARGET_SECONDS:g} s: {verdict})")
+        parts_05 = [r for r in tito_results if r["case"] in ("milestone_05_part1", "milestone_05_part2") and "median_s" in r]
+        if len(parts_05) == 2:
+            seconds = sum(r["median_s"] for r in parts_05)
+            verdict = "ok" if seconds < MILESTONE_05_TARGET_SECONDS else "MISSED"
+            emit(f"milestone 05 parts 1 + 2 (attention routing, TinyGPT): {seconds:.2f} s (target < "
+                 f"{MILESTONE_05_TARGET_SECONDS:g} s: {verdict})")
     for note in notes:
         emit(f"note: {note}")
 

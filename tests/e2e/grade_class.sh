@@ -38,7 +38,7 @@ for learner in alice bob carol dave erin heidi ivan; do cp -a base "class/$learn
 put bob 'throw std::runtime_error("relu left for later");'             # partial marks
 put carol 'this is not C++;'                                             # compile error
 put dave '__builtin_trap();'                                             # crashes in relu's tests
-put erin 'for (volatile int spin = 0;; spin = spin + 1) {}'             # hangs in relu's tests
+put erin 'for (volatile unsigned spin = 0;; spin = spin + 1) {}'             # hangs in relu's tests
 echo '{ not json' > class/heidi/.tito/progress.json                     # damaged progress: ignored
 echo 'garbage' > class/heidi/.tito/workspace.json
 cp "$TINYTORCH_SOURCE_DIR/curriculum/02_activations/tests/test_activations.cpp" class/ivan/modules/02_activations/

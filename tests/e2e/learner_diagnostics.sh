@@ -73,7 +73,7 @@ restore
 
 step "a hang shows signs of life, says where it was, and the next case stuck there is stopped early"
 plant $M/shape_ops.cpp 'std::vector<int64_t> result = shape.vec();' \
-  '  for (volatile int spin = 0;; spin = spin + 1) {}  // PLANTED'
+  '  for (volatile unsigned spin = 0;; spin = spin + 1) {}  // PLANTED (unsigned: wraps without undefined behaviour, which UBSan would report as a crash)'
 line=$(grep -n "// PLANTED" $M/shape_ops.cpp | cut -d: -f1)
 run 1 "$TITO" module test 01 "[no-such-tag]"  # builds, so that the time below is the cases' own
 expect "No test case matches"

@@ -23,16 +23,25 @@ Tensor mm(const Tensor& self, const Tensor& mat2) {
   TT_CHECK(m == mat2.size(0), "mat1 and mat2 shapes cannot be multiplied (", n, "x", m, " and ", mat2.size(0), "x",
            p, ")");
   Tensor out = zeros({n, p}, self.options());
+  // A transposed mat2 (a Linear layer's weight.t()) is copied into row-major order once, n p m work
+  // against m p for the copy: then every row of it is unit-stride, and the inner loop below vectorises.
+  const Tensor b_rows = mat2.stride(1) == 1 || n < 4 ? mat2 : mat2.contiguous();
   TT_DISPATCH_NUMERIC_TYPES(self.scalar_type(), "addmm_impl_cpu_", [&] {
     const scalar_t* a = static_cast<const scalar_t*>(self.data_ptr());
-    const scalar_t* b = static_cast<const scalar_t*>(mat2.data_ptr());
+    const scalar_t* b = static_cast<const scalar_t*>(b_rows.data_ptr());
     scalar_t* c = static_cast<scalar_t*>(out.data_ptr());
     // i, k, j order: the innermost loop walks a row of mat2 and a row of out, which is contiguous
     // memory for the usual layouts; each out[i][j] still adds its m products in the order k = 0, 1, ...
     for (int64_t i = 0; i < n; ++i) {
       for (int64_t k = 0; k < m; ++k) {
         const scalar_t a_ik = a[i * self.stride(0) + k * self.stride(1)];
-        for (int64_t j = 0; j < p; ++j) c[i * p + j] += a_ik * b[k * mat2.stride(0) + j * mat2.stride(1)];
+        if (b_rows.stride(1) == 1) {  // unit stride, stated plainly so that the compiler vectorises
+          const scalar_t* b_row = b + k * b_rows.stride(0);
+          scalar_t* c_row = c + i * p;
+          for (int64_t j = 0; j < p; ++j) c_row[j] += a_ik * b_row[j];
+          continue;
+        }
+        for (int64_t j = 0; j < p; ++j) c[i * p + j] += a_ik * b[k * b_rows.stride(0) + j * b_rows.stride(1)];
       }
     }
   });

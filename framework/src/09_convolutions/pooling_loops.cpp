@@ -25,32 +25,35 @@ std::tuple<Tensor, Tensor> max_pool2d_loops(const Tensor& input, const Pool2dGeo
   Tensor output = empty({g.batch, g.channels, g.out_h, g.out_w}, input.options());
   Tensor indices = empty({g.batch, g.channels, g.out_h, g.out_w}, input.options().dtype(kLong));
   // BEGIN SOLUTION name="tinytorch::native::max_pool2d_loops" lesson="6. Pooling"
+  // A local copy: `where` is an int64_t*, which may point into g's int64_t fields as far as the
+  // compiler knows, so with g itself every store would force it to reload the sizes (4x slower).
+  const Pool2dGeometry geometry = g;
   TT_DISPATCH_FLOATING_TYPES(input.scalar_type(), "max_pool2d", [&] {
     const scalar_t* in = input.data_ptr<scalar_t>();
     scalar_t* out = output.data_ptr<scalar_t>();
     int64_t* where = indices.data_ptr<int64_t>();
-    for (int64_t plane = 0; plane < g.batch * g.channels; ++plane) {
-      const scalar_t* image = in + plane * g.height * g.width;
-      for (int64_t y = 0; y < g.out_h; ++y) {
-        for (int64_t x = 0; x < g.out_w; ++x) {
+    for (int64_t plane = 0; plane < geometry.batch * geometry.channels; ++plane) {
+      const scalar_t* image = in + plane * geometry.height * geometry.width;
+      for (int64_t y = 0; y < geometry.out_h; ++y) {
+        for (int64_t x = 0; x < geometry.out_w; ++x) {
           scalar_t best = -std::numeric_limits<scalar_t>::infinity();
           int64_t best_index = -1;
-          for (int64_t i = 0; i < g.kernel_h; ++i) {
-            const int64_t in_y = y * g.stride_h - g.pad_h + i * g.dilation_h;
-            if (in_y < 0 || in_y >= g.height) continue;
-            for (int64_t j = 0; j < g.kernel_w; ++j) {
-              const int64_t in_x = x * g.stride_w - g.pad_w + j * g.dilation_w;
-              if (in_x < 0 || in_x >= g.width) continue;
-              const scalar_t value = image[in_y * g.width + in_x];
+          for (int64_t i = 0; i < geometry.kernel_h; ++i) {
+            const int64_t in_y = y * geometry.stride_h - geometry.pad_h + i * geometry.dilation_h;
+            if (in_y < 0 || in_y >= geometry.height) continue;
+            for (int64_t j = 0; j < geometry.kernel_w; ++j) {
+              const int64_t in_x = x * geometry.stride_w - geometry.pad_w + j * geometry.dilation_w;
+              if (in_x < 0 || in_x >= geometry.width) continue;
+              const scalar_t value = image[in_y * geometry.width + in_x];
               if (best_index < 0 || value > best || std::isnan(value)) {
                 best = value;
-                best_index = in_y * g.width + in_x;
+                best_index = in_y * geometry.width + in_x;
                 if (std::isnan(value)) break;
               }
             }
             if (std::isnan(best)) break;
           }
-          const int64_t at = (plane * g.out_h + y) * g.out_w + x;
+          const int64_t at = (plane * geometry.out_h + y) * geometry.out_w + x;
           out[at] = best;
           where[at] = best_index;
         }
