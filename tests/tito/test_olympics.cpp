@@ -38,6 +38,18 @@ json good_submission() {
 }
 
 const MeasuredModel kBaseline{0.95, 0.052, 0.061, 38464};
+
+// A verified record for `learner` whose optimized model claims exactly what was measured.
+json claimed_record(const OlympicsRules& rules, const std::string& learner, const MeasuredModel& optimized) {
+  json s = good_submission();
+  s["learner"] = learner;
+  s["claimed_metrics"]["optimized"]["accuracy"] = optimized.accuracy;
+  s["claimed_metrics"]["optimized"]["latency_ms_median"] = optimized.latency_ms_median;
+  s["claimed_metrics"]["optimized"]["latency_ms_p90"] = optimized.latency_ms_p90;
+  s["claimed_metrics"]["optimized"]["memory_bytes"] = optimized.memory_bytes;
+  return verified_record(s, kBaseline, optimized, check_claims(rules, s, kBaseline, optimized), rules);
+}
+
 const MeasuredModel kOptimized{0.945, 0.041, 0.049, 12800};
 
 bool mentions(const std::vector<SchemaProblem>& problems, const std::string& path, const std::string& text) {
@@ -149,13 +161,7 @@ TEST_CASE("olympics: rank orders verified records per event and leaves the rest 
     std::ofstream(scratch.root / name) << record.dump(2);
   };
   auto record_of = [&](const std::string& learner, const MeasuredModel& optimized) {
-    json s = good_submission();
-    s["learner"] = learner;
-    s["claimed_metrics"]["optimized"]["accuracy"] = optimized.accuracy;
-    s["claimed_metrics"]["optimized"]["latency_ms_median"] = optimized.latency_ms_median;
-    s["claimed_metrics"]["optimized"]["latency_ms_p90"] = optimized.latency_ms_p90;
-    s["claimed_metrics"]["optimized"]["memory_bytes"] = optimized.memory_bytes;
-    json record = verified_record(s, kBaseline, optimized, check_claims(rules, s, kBaseline, optimized), rules);
+    json record = claimed_record(rules, learner, optimized);
     mark_origins(record, {{"01", "learner", ""}, {"20", "learner", ""}});
     return record;
   };
@@ -194,13 +200,7 @@ TEST_CASE("olympics: a reference run is never ranked, a copied module is labelle
   ScratchDir scratch;
   auto write = [&](const std::string& name, const json& record) { std::ofstream(scratch.root / name) << record.dump(2); };
   auto record_of = [&](const std::string& learner, const MeasuredModel& optimized) {
-    json s = good_submission();
-    s["learner"] = learner;
-    s["claimed_metrics"]["optimized"]["accuracy"] = optimized.accuracy;
-    s["claimed_metrics"]["optimized"]["latency_ms_median"] = optimized.latency_ms_median;
-    s["claimed_metrics"]["optimized"]["latency_ms_p90"] = optimized.latency_ms_p90;
-    s["claimed_metrics"]["optimized"]["memory_bytes"] = optimized.memory_bytes;
-    return verified_record(s, kBaseline, optimized, check_claims(rules, s, kBaseline, optimized), rules);
+    return claimed_record(rules, learner, optimized);
   };
   // The fastest entry is the reference's: it must not take first place from the learners.
   json reference = record_of("ada", {0.95, 0.010, 0.012, 12800});
