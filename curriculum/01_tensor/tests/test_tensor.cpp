@@ -310,6 +310,11 @@ TEST_CASE("bmm and batched matmul broadcast the batch dimensions", "[points=4][m
   auto batched = torch::bmm(a, b);
   CHECK(batched.sizes() == Sizes{2, 2, 1});
   CHECK_THAT(batched, Equals(torch::tensor({{{3.0}, {7.0}}, {{2.0}, {3.0}}})));
+  // mat2 a view whose matrices lie 6 elements apart (a narrowed batch), not n m = 4: bmm must step by
+  // its batch stride.
+  auto stacked = torch::tensor({{{1.0, 0.0}, {0.0, 1.0}, {9.0, 9.0}}, {{2.0, 0.0}, {0.0, 2.0}, {9.0, 9.0}}});
+  CHECK_THAT(torch::bmm(a, stacked.narrow(1, 0, 2)),
+             Equals(torch::tensor({{{1.0, 2.0}, {3.0, 4.0}}, {{2.0, 0.0}, {0.0, 2.0}}})));
 
   // (2,2,2) @ (2,2): one matrix applied to every batch (it swaps the columns).
   auto swap = torch::tensor({{0.0, 1.0}, {1.0, 0.0}});

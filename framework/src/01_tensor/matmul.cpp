@@ -26,6 +26,9 @@ Tensor mm(const Tensor& self, const Tensor& mat2) {
   // A transposed mat2 (a Linear layer's weight.t()) is copied into row-major order once, n p m work
   // against m p for the copy: then every row of it is unit-stride, and the inner loop below vectorises.
   const Tensor b_rows = mat2.stride(1) == 1 || n < 4 ? mat2 : mat2.contiguous();
+  // The strides as plain numbers: a call per element in the inner loop would cost more than the work.
+  const int64_t a_row = self.stride(0), a_col = self.stride(1);
+  const int64_t b_row_stride = b_rows.stride(0), b_col = b_rows.stride(1);
   TT_DISPATCH_NUMERIC_TYPES(self.scalar_type(), "addmm_impl_cpu_", [&] {
     const scalar_t* a = static_cast<const scalar_t*>(self.data_ptr());
     const scalar_t* b = static_cast<const scalar_t*>(b_rows.data_ptr());
@@ -33,15 +36,15 @@ Tensor mm(const Tensor& self, const Tensor& mat2) {
     // i, k, j order: the innermost loop walks a row of mat2 and a row of out, which is contiguous
     // memory for the usual layouts; each out[i][j] still adds its m products in the order k = 0, 1, ...
     for (int64_t i = 0; i < n; ++i) {
+      scalar_t* c_row = c + i * p;
       for (int64_t k = 0; k < m; ++k) {
-        const scalar_t a_ik = a[i * self.stride(0) + k * self.stride(1)];
-        if (b_rows.stride(1) == 1) {  // unit stride, stated plainly so that the compiler vectorises
-          const scalar_t* b_row = b + k * b_rows.stride(0);
-          scalar_t* c_row = c + i * p;
+        const scalar_t a_ik = a[i * a_row + k * a_col];
+        const scalar_t* b_row = b + k * b_row_stride;
+        if (b_col == 1) {  // unit stride, stated plainly so that the compiler vectorises
           for (int64_t j = 0; j < p; ++j) c_row[j] += a_ik * b_row[j];
-          continue;
+        } else {
+          for (int64_t j = 0; j < p; ++j) c_row[j] += a_ik * b_row[j * b_col];
         }
-        for (int64_t j = 0; j < p; ++j) c[i * p + j] += a_ik * b[k * b_rows.stride(0) + j * b_rows.stride(1)];
       }
     }
   });
@@ -63,16 +66,26 @@ Tensor bmm(const Tensor& self, const Tensor& mat2) {
   TT_CHECK(mat2.size(0) == batches && mat2.size(1) == m, "Expected size for first two dimensions of batch2 tensor to be: [",
            batches, ", ", m, "] but got: [", mat2.size(0), ", ", mat2.size(1), "].");
   Tensor out = zeros({batches, n, p}, self.options());
+  // As in mm: mat2's rows unit-stride (copied once when they are not: attention's k.transpose(1, 2)),
+  // and the strides read once, outside the loops.
+  const Tensor b_rows = mat2.stride(2) == 1 || n < 4 ? mat2 : mat2.contiguous();
+  const int64_t a_batch = self.stride(0), a_row = self.stride(1), a_col = self.stride(2);
+  const int64_t b_batch = b_rows.stride(0), b_row_stride = b_rows.stride(1), b_col = b_rows.stride(2);
   TT_DISPATCH_NUMERIC_TYPES(self.scalar_type(), "bmm", [&] {
     const scalar_t* a = static_cast<const scalar_t*>(self.data_ptr());
-    const scalar_t* b = static_cast<const scalar_t*>(mat2.data_ptr());
+    const scalar_t* b = static_cast<const scalar_t*>(b_rows.data_ptr());
     scalar_t* c = static_cast<scalar_t*>(out.data_ptr());
     for (int64_t s = 0; s < batches; ++s) {
       for (int64_t i = 0; i < n; ++i) {
+        scalar_t* c_row = c + (s * n + i) * p;
         for (int64_t k = 0; k < m; ++k) {
-          const scalar_t a_ik = a[s * self.stride(0) + i * self.stride(1) + k * self.stride(2)];
-          scalar_t* c_row = c + (s * n + i) * p;
-          for (int64_t j = 0; j < p; ++j) c_row[j] += a_ik * b[s * mat2.stride(0) + k * mat2.stride(1) + j * mat2.stride(2)];
+          const scalar_t a_ik = a[s * a_batch + i * a_row + k * a_col];
+          const scalar_t* b_row = b + s * b_batch + k * b_row_stride;
+          if (b_col == 1) {
+            for (int64_t j = 0; j < p; ++j) c_row[j] += a_ik * b_row[j];
+          } else {
+            for (int64_t j = 0; j < p; ++j) c_row[j] += a_ik * b_row[j * b_col];
+          }
         }
       }
     }
