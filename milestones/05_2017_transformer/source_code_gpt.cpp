@@ -20,7 +20,7 @@
 // Options (`tito milestone run 05 --part 3 -- --steps 3000 --minutes 10`):
 //   --steps N        train at most N steps (default 1200: about 90 s on an idle 2-core laptop)
 //   --minutes M      train at most M minutes (default 1.75); training stops at whichever comes first
-//   --completions N  function headers to complete (default 12)
+//   --completions N  function headers to complete (default 10)
 //   --source-dir D   the repository (default: $TITO_SOURCE_DIR, which tito sets, or found from here)
 #include <tinytorch/torch.h>
 
@@ -30,6 +30,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <iostream>
 #include <random>
@@ -50,7 +51,7 @@ constexpr int64_t kBatch = 8;  // small batches, many steps: what a two-minute b
 constexpr double kLearningRate = 4e-3;
 constexpr int64_t kEvalWindows = 48;    // held-out windows of kContext + 1 characters, evenly spaced
 constexpr int64_t kShortBody = 240;     // the headers tried are those of functions this short or shorter
-constexpr int64_t kMaxBody = 320;       // characters generated at most per completion
+constexpr int64_t kMaxBody = 300;       // characters generated at most per completion
 constexpr int kCompilerJobs = 2;
 
 namespace code = milestone::code;
@@ -59,7 +60,7 @@ namespace fs = std::filesystem;
 struct Options {
   int64_t steps = 1200;
   double minutes = 1.75;
-  int completions = 12;
+  int completions = 10;
   std::string source_dir;
 };
 
@@ -306,9 +307,9 @@ int main(int argc, char** argv) {
   const double bigram = bigram_loss(train_ids, heldout_windows, tokenizer.vocab_size());
   std::printf("Counted bigram baseline on the held-out files: %.4f nats per character\n", bigram);
   std::printf("Training: AdamW lr %.0e (cosine decay to 5%%), batch %lld windows of %lld characters, until %lld steps "
-              "or %.1f minutes\n",
+              "or %.0f s\n",
               kLearningRate, static_cast<long long>(kBatch), static_cast<long long>(kContext),
-              static_cast<long long>(options.steps), options.minutes);
+              static_cast<long long>(options.steps), options.minutes * 60);
 
   torch::optim::AdamW optimizer(model->parameters(), torch::optim::AdamWOptions(kLearningRate).weight_decay(0.01));
   std::uniform_int_distribution<int64_t> any_start(0, static_cast<int64_t>(train_ids.size()) - kContext - 2);
@@ -316,6 +317,7 @@ int main(int argc, char** argv) {
   std::vector<std::pair<int64_t, double>> heldout_curve;
   const double budget_s = options.minutes * 60;
   const auto training_started = std::chrono::steady_clock::now();
+  const std::clock_t training_cpu_started = std::clock();  // CPU time of every thread of this program
   int64_t step = 0;
   for (bool done = false; !done;) {
     ++step;
@@ -347,9 +349,15 @@ int main(int argc, char** argv) {
     }
   }
   const double training_seconds = milestone::seconds_since(training_started);
+  const double training_cpu_seconds = static_cast<double>(std::clock() - training_cpu_started) / CLOCKS_PER_SEC;
   const double training_tokens_per_second = static_cast<double>(step * kBatch * kContext) / training_seconds;
   model->eval();
   const double heldout = heldout_curve.back().second;
+  // CPU seconds per wall second: about 1 for a single-threaded program on an idle machine, less when
+  // other programs share the cores.
+  std::printf("Training used %.1f CPU seconds in %.1f s (%.2f cores busy on it; %.0f steps per CPU second)\n",
+              training_cpu_seconds, training_seconds, training_cpu_seconds / training_seconds,
+              static_cast<double>(step) / training_cpu_seconds);
   if (step < options.steps)
     std::printf("\nTraining stopped at the time budget, after %lld of %lld steps: a busy or slow machine. For the "
                 "whole run: tito milestone run 05 --part 3 -- --minutes %.0f\n",
@@ -438,7 +446,14 @@ int main(int argc, char** argv) {
     const auto& result = jobs[2 * i].result;
     std::printf("  %s:%d  [%s]\n", chosen[i]->file.c_str(), chosen[i]->line,
                 result.accepted ? "accepted" : result.ran ? "rejected" : "not compiled");
-    std::cout << first_lines(chosen[i]->header + completions[i].text, 12, "    ");
+    const std::string& body = completions[i].text;
+    if (body.find_first_not_of(" \t\n") == std::string::npos) {  // an undertrained model's favourite
+      std::cout << "    " << chosen[i]->header << "\n    (then only whitespace: "
+                << std::count(body.begin(), body.end(), ' ') << " spaces, " << std::count(body.begin(), body.end(), '\n')
+                << " newlines)\n";
+    } else {
+      std::cout << first_lines(chosen[i]->header + body, 12, "    ");
+    }
     if (!result.accepted && !result.first_error.empty()) std::cout << "    compiler: " << result.first_error << "\n";
   }
 
@@ -447,6 +462,7 @@ int main(int argc, char** argv) {
 
   milestone::report_result(kPart, "training_seconds", training_seconds);
   milestone::report_result(kPart, "training_steps", static_cast<double>(step));
+  milestone::report_result(kPart, "training_cpu_seconds", training_cpu_seconds);
   milestone::report_result(kPart, "training_tokens_per_second", training_tokens_per_second);
   milestone::report_result(kPart, "tokens_per_second", tokens_per_second);
   milestone::report_result(kPart, "heldout_loss", heldout);

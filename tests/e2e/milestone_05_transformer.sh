@@ -72,8 +72,8 @@ awk -v c="$change" 'BEGIN { exit !(c != "" && c + 0 > 1e-4) }' ||
   fail "the peeking model's causality_max_change ($change) meets the gate <= 1e-4" "$out"
 
 echo "== part 3 (optional), 30 steps: sources found from a workspace, every completion compiled, figures read"
-run_tito 2 milestone run 05 -- --steps 30
-expect "$out" "go to one part's program: say which part" "milestone run 05 -- --steps 30 (no --part)"
+run_tito 2 milestone run 05 --reference -- --steps 30
+expect "$out" "go to one part's program: say which part" "milestone run 05 --reference -- --steps 30 (no --part)"
 run_tito 1 milestone run transformer --part 3 --reference -- --steps 30 --minutes 10 --completions 2
 expect "$out" "Corpus: " "milestone run 05 --part 3"
 expect "$out" "Completing 2 of the held-out files' " "milestone run 05 --part 3"
