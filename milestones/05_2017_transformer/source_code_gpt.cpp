@@ -157,8 +157,9 @@ double bigram_loss(const std::vector<int64_t>& train, const std::vector<std::vec
   return best;
 }
 
-// Greedy decoding with the model's own generate loop (temperature 0), one character per call, until
-// the brace the header opened is closed or kMaxBody characters are written.
+// Greedy decoding with the model's own generate loop (temperature 0), one character per call, after
+// `prompt` (which ends with the header and the body's first indentation), until the brace the header
+// opened is closed or kMaxBody characters are written.
 struct Completion {
   std::string text;
   bool closed = false;
@@ -383,8 +384,14 @@ int main(int argc, char** argv) {
   int64_t generated = 0;
   const auto generating_started = std::chrono::steady_clock::now();
   for (const auto* header : chosen) {
-    std::string prompt = header->prefix + header->header;
-    completions.push_back(complete_body(model, tokenizer, prompt));
+    // The body's first indentation ("\n  ") is given with the header: layout, not content. Without it
+    // greedy decoding picks a space wherever a space is the likeliest single character, and an
+    // indentation grows into hundreds of spaces.
+    const std::string& body = header->body;
+    const std::string indentation = body.substr(0, body.find_first_not_of(" \t\n"));
+    Completion completion = complete_body(model, tokenizer, header->prefix + header->header + indentation);
+    completion.text = indentation + completion.text;
+    completions.push_back(completion);
     generated += completions.back().characters;
   }
   const double generating_seconds = milestone::seconds_since(generating_started);
