@@ -1,14 +1,15 @@
 // Milestone 05 (2017), part 3 (optional): TinyGPT reads the course's own C++, on YOUR modules: YOUR
 // CharTokenizer (module 10) and YOUR models::GPT (module 13), trained with your cross-entropy,
 // autograd and AdamW, on the framework's sources (framework/src and framework/include as the course
-// ships them: in a learner's copy, the files you write are their starters). A fixed tenth of the files
-// is held out; from them, function headers such as
+// ships them, without indentation: in a learner's copy, the files you write are their starters). A
+// fixed tenth of the files is held out; from them, function headers such as
 //
 //     Tensor softmax(const Tensor& input, int64_t dim) {
 //
 // are given to the model (with the text above them) and it writes the body greedily, one character at
 // a time, until the braces close. Each completion becomes a translation unit (the real file up to the
-// header, the header, the completion) and the compiler judges it: `g++ -std=c++17 -fsyntax-only`.
+// header, the header, the completion) and the compiler judges it: `g++ -std=c++17 -fsyntax-only
+// -Werror=return-type` (so that an empty body of a function that returns a value does not pass).
 //
 // tito judges measured facts only (milestone.json):
 //   heldout_margin     the counted bigram's loss minus the model's, on the held-out files (> 0: the
@@ -19,8 +20,8 @@
 // one megabyte of code mostly writes indentation (greedy decoding keeps to the likeliest character).
 //
 // Options (`tito milestone run 05 --part 3 -- --steps 3000 --minutes 10`):
-//   --steps N        train at most N steps (default 1000)
-//   --minutes M      train at most M minutes (default 1.75); training stops at whichever comes first
+//   --steps N        train at most N steps (default 1200)
+//   --minutes M      train at most M minutes (default 2); training stops at whichever comes first
 //   --completions N  function headers to complete (default 10)
 //   --source-dir D   the repository (default: $TITO_SOURCE_DIR, which tito sets, or found from here)
 #include <tinytorch/torch.h>
@@ -62,8 +63,8 @@ namespace code = milestone::code;
 namespace fs = std::filesystem;
 
 struct Options {
-  int64_t steps = 1000;
-  double minutes = 1.75;
+  int64_t steps = 1200;
+  double minutes = 2;
   int completions = 10;
   std::string source_dir;
 };
@@ -384,9 +385,8 @@ int main(int argc, char** argv) {
   int64_t generated = 0;
   const auto generating_started = std::chrono::steady_clock::now();
   for (const auto* header : chosen) {
-    // The body's first indentation ("\n  ") is given with the header: layout, not content. Without it
-    // greedy decoding picks a space wherever a space is the likeliest single character, and an
-    // indentation grows into hundreds of spaces.
+    // The whitespace before the body's first character (a newline: the corpus has no indentation) is
+    // given with the header: layout, not content.
     const std::string& body = header->body;
     const std::string indentation = body.substr(0, body.find_first_not_of(" \t\n"));
     Completion completion = complete_body(model, tokenizer, header->prefix + header->header + indentation);
@@ -436,7 +436,7 @@ int main(int argc, char** argv) {
     closed += completions[i].closed;
   }
   const int64_t tried = static_cast<int64_t>(chosen.size());
-  std::printf("Compiler: %s -std=c++17 -fsyntax-only, %lld translation units in %.1f s (units and logs in %s)\n",
+  std::printf("Compiler: %s -std=c++17 -fsyntax-only -Werror=return-type, %lld translation units in %.1f s (units and logs in %s)\n",
               cxx.c_str(), static_cast<long long>(jobs.size()), milestone::seconds_since(compiling_started),
               units.string().c_str());
   std::printf("  completions: %lld tried, %lld closed their braces, the compiler judged %lld and accepted %lld\n",
