@@ -6,7 +6,11 @@
 #   causality, attention entropy, exact greedy answers): only with TINYTORCH_E2E_FULL=1 (two minutes);
 # - the same part 2 program, trained 20 steps, on a model whose logits at each position depend on
 #   later positions (a copy in a scratch TITO_HOME), fails the causality probe, and still streams its
-#   demo answers with tokens/s and draws its loss curve and attention maps.
+#   demo answers with tokens/s and draws its loss curve and attention maps;
+# - part 3 (optional: TinyGPT on the framework's own C++), trained 30 steps through `tito ... -- --steps 30`
+#   from a workspace outside the repository: it finds the sources through tito, the compiler judges every
+#   completion (and accepts the real bodies of the same headers), and tito reads and judges the figures
+#   (30 steps do not beat the counted bigram: the part fails on heldout_margin, as it should).
 # Needs modules 11-13 (Embedding, MultiheadAttention, LayerNorm, models::GPT): until the course has them, the story
 # says so and exits 77 (skipped).
 set -euo pipefail
@@ -66,5 +70,21 @@ grep -q "where TinyGPT looks" "$PWD/milestones/05_transformer/tinygpt_attention.
 change=$(sed -n 's/^ *measured: part 2 causality_max_change = //p' <<<"$out")
 awk -v c="$change" 'BEGIN { exit !(c != "" && c + 0 > 1e-4) }' ||
   fail "the peeking model's causality_max_change ($change) meets the gate <= 1e-4" "$out"
+
+echo "== part 3 (optional), 30 steps: sources found from a workspace, every completion compiled, figures read"
+run_tito 2 milestone run 05 --reference -- --steps 30
+expect "$out" "go to one part's program: say which part" "milestone run 05 --reference -- --steps 30 (no --part)"
+run_tito 1 milestone run transformer --part 3 --reference -- --steps 30 --minutes 10 --completions 2
+expect "$out" "Corpus: " "milestone run 05 --part 3"
+expect "$out" "Completing 2 of the held-out files' " "milestone run 05 --part 3"
+expect "$out" "measured: part 3 training_steps = 30" "milestone run 05 --part 3"
+expect "$out" "measured: part 3 bigram_loss = " "milestone run 05 --part 3"
+expect "$out" "measured: part 3 completions_accepted = " "milestone run 05 --part 3"
+expect "$out" "measured: part 3 real_bodies_accepted = 2" "milestone run 05 --part 3"
+expect "$out" "measured: part 3 compiler_verdicts = 1" "milestone run 05 --part 3"
+expect "$out" "Part 3 failed: heldout_margin = -" "milestone run 05 --part 3 after 30 steps"
+ls milestones/05_transformer/source_completions/01_completion.cpp milestones/05_transformer/source_completions/02_real.cpp \
+  >/dev/null || fail "part 3 wrote no translation units"
+grep -q "<polyline" milestones/05_transformer/source_gpt_loss.svg || fail "part 3 drew no loss curve"
 
 echo "milestone_05_transformer: all checks passed"

@@ -207,6 +207,19 @@ TEST_CASE("milestone 03 is written: XOR and TinyDigits required, Fashion-MNIST o
   CHECK(mlp.parts[2].gate.describe() == "accuracy >= 0.84");
 }
 
+TEST_CASE("milestone 05 has an optional part 3: TinyGPT on the framework's C++, judged on measured facts only",
+          "[milestone]") {
+  const auto milestones = load_milestones(TITO_SOURCE_DIR);
+  const Milestone& transformer = resolve_milestone(milestones, "transformer");
+  CHECK(transformer.implemented());
+  REQUIRE(transformer.parts.size() == 3);
+  CHECK(transformer.parts[0].required);
+  CHECK(transformer.parts[1].required);
+  CHECK_FALSE(transformer.parts[2].required);
+  CHECK(transformer.parts[2].describe_gates() == "heldout_margin > 0 and compiler_verdicts == 1");
+  CHECK(transformer.parts[2].required_modules == transformer.parts[1].required_modules);
+}
+
 TEST_CASE("locked and newly runnable milestones follow module completion", "[milestone]") {
   const auto milestones = load_milestones(TITO_SOURCE_DIR);
   const Milestone& perceptron = resolve_milestone(milestones, "01");

@@ -33,6 +33,7 @@ struct RunOptions {
   int part = 0;            // 0: every part
   std::string data_dir;    // a dataset the user has (CIFAR-10), handed to the program as $TITO_DATA_DIR
   std::string profile;     // a trace file name: each part records a Chrome trace of its ops (module 14)
+  std::vector<std::string> program_args;  // after `--`: handed to the one part's program (--part N)
 };
 
 
@@ -155,9 +156,14 @@ PartRun run_part(const Session& session, const Toolchain& toolchain, const Miles
   request.learner_objects_dir = session.ws().learner_objects_dir();
   request.binary_name = "part-" + std::to_string(part.number);
   request.label_prefix = "milestone " + milestone.id + "/";
+  request.args = options.program_args;
+  // TITO_SOURCE_DIR: the course's sources (milestone 05's part 3 reads the framework's code);
+  // TITO_CXX: the compiler tito builds with (the same part judges C++ with it).
   request.env = {{"TITO_OUTPUT_DIR", output_dir.string()},
                  {"TITO_MILESTONE_PART", std::to_string(part.number)},
                  {"TITO_MILESTONE_DIR", milestone.dir.string()},
+                 {"TITO_SOURCE_DIR", session.installation.source_dir.string()},
+                 {"TITO_CXX", toolchain.cxx},
                  {"TINYTORCH_NON_INTERACTIVE", "1"}};
   if (!options.data_dir.empty()) request.env["TITO_DATA_DIR"] = fs::absolute(options.data_dir).string();
   if (!options.profile.empty()) {
@@ -255,6 +261,11 @@ int run_milestone(const GlobalOptions& global, const RunOptions& options) {
   if (parts.empty())
     throw UserError(fmt::format("milestone {} has no part {}", milestone.id, options.part),
                     "tito milestone info " + milestone.id + "   (lists its parts)", kExitUsage);
+  if (!options.program_args.empty() && options.part == 0)
+    throw UserError(fmt::format("the arguments after -- ({}) go to one part's program: say which part",
+                                fmt::join(options.program_args, " ")),
+                    fmt::format("tito milestone run {} --part N -- {}", milestone.id, fmt::join(options.program_args, " ")),
+                    kExitUsage);
 
   if (!options.data_dir.empty() && !fs::is_directory(options.data_dir))
     throw UserError(fmt::format("--data-dir {}: there is no such folder", options.data_dir),
@@ -330,6 +341,8 @@ void register_milestone_run_command(CLI::App& group, CommandRegistry& registry) 
                                  "milestone's output folder")
                    : std::string();
       });
+  run->add_option("program_args", run_options->program_args,
+                  "After --: arguments for the part's program, e.g. tito milestone run 05 --part 3 -- --steps 3000");
   on_chosen(run, registry, [options, run_options] { return run_milestone(*options, *run_options); });
 }
 
