@@ -133,31 +133,6 @@ double windows_loss(torch::models::GPT& model, const std::vector<std::vector<int
       .item<double>();
 }
 
-// The counted bigram P(b | a) = (count(a, b) + k) / (count(a) + k V) from the training text, scored on
-// the same held-out characters as the model; the best of a few smoothing constants k.
-double bigram_loss(const std::vector<int64_t>& train, const std::vector<std::vector<int64_t>>& windows,
-                   int64_t vocabulary) {
-  std::vector<double> pair_counts(static_cast<size_t>(vocabulary * vocabulary), 0.0), counts(vocabulary, 0.0);
-  for (size_t i = 0; i + 1 < train.size(); ++i) {
-    pair_counts[static_cast<size_t>(train[i] * vocabulary + train[i + 1])] += 1;
-    counts[static_cast<size_t>(train[i])] += 1;
-  }
-  double best = INFINITY;
-  for (const double k : {1.0, 0.3, 0.1, 0.03, 0.01}) {
-    double total = 0;
-    int64_t counted = 0;
-    for (const auto& ids : windows) {
-      for (size_t i = 0; i + 1 < ids.size(); ++i, ++counted) {
-        const double p = (pair_counts[static_cast<size_t>(ids[i] * vocabulary + ids[i + 1])] + k) /
-                         (counts[static_cast<size_t>(ids[i])] + k * static_cast<double>(vocabulary));
-        total -= std::log(p);
-      }
-    }
-    best = std::min(best, total / static_cast<double>(counted));
-  }
-  return best;
-}
-
 // Greedy decoding with the model's own generate loop (temperature 0), one character per call, after
 // `prompt` (which ends with the header and the body's first indentation), until the brace the header
 // opened is closed or kMaxBody characters are written.
@@ -310,7 +285,7 @@ int main(int argc, char** argv) {
   std::printf("Model: your models::GPT, %lld blocks, d = %lld, %lld heads, context %lld: %s parameters\n",
               static_cast<long long>(kBlocks), static_cast<long long>(kEmbed), static_cast<long long>(kHeads),
               static_cast<long long>(kContext), milestone::with_commas(model->parameter_count()).c_str());
-  const double bigram = bigram_loss(train_ids, heldout_windows, tokenizer.vocab_size());
+  const double bigram = milestone::bigram_loss(train_ids, heldout_windows, tokenizer.vocab_size());
   std::printf("Counted bigram baseline on the held-out files: %.4f nats per character\n", bigram);
   std::printf("Training: AdamW lr %.0e (cosine decay to 5%%), batch %lld windows of %lld characters, until %lld steps "
               "or %.0f s\n",

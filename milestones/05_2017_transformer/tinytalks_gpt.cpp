@@ -82,32 +82,6 @@ double pairs_loss(torch::models::GPT& model, const std::vector<std::vector<int64
   return total / static_cast<double>(counted);
 }
 
-// The counted bigram model: P(b | a) = (count(a, b) + k) / (count(a) + k V) from the training text,
-// its loss on the held-out pairs' characters (each but the first of its pair: those the model is
-// scored on); the best of a few smoothing constants k, so the baseline is a strong one.
-double bigram_loss(const std::vector<int64_t>& train, const std::vector<std::vector<int64_t>>& heldout,
-                   int64_t vocabulary) {
-  std::vector<double> pair_counts(static_cast<size_t>(vocabulary * vocabulary), 0.0), counts(vocabulary, 0.0);
-  for (size_t i = 0; i + 1 < train.size(); ++i) {
-    pair_counts[static_cast<size_t>(train[i] * vocabulary + train[i + 1])] += 1;
-    counts[static_cast<size_t>(train[i])] += 1;
-  }
-  double best = INFINITY;
-  for (const double k : {1.0, 0.3, 0.1, 0.03, 0.01}) {
-    double total = 0;
-    int64_t counted = 0;
-    for (const auto& ids : heldout) {
-      for (size_t i = 0; i + 1 < ids.size(); ++i, ++counted) {
-        const double p = (pair_counts[static_cast<size_t>(ids[i] * vocabulary + ids[i + 1])] + k) /
-                         (counts[static_cast<size_t>(ids[i])] + k * static_cast<double>(vocabulary));
-        total -= std::log(p);
-      }
-    }
-    best = std::min(best, total / static_cast<double>(counted));
-  }
-  return best;
-}
-
 // Greedy decoding with the model's own generate loop (temperature 0), one character per call, until
 // a newline or `limit` characters. When `stream` is set, each character is printed as it comes.
 std::string greedy_answer(torch::models::GPT& model, const torch::text::CharTokenizer& tokenizer,
@@ -206,7 +180,7 @@ int main() {
               static_cast<long long>(kEmbed * kMlpRatio), static_cast<long long>(kEmbed), static_cast<long long>(kContext),
               milestone::with_commas(model->parameter_count()).c_str());
 
-  const double bigram = bigram_loss(train_ids, validation_pairs, tokenizer.vocab_size());
+  const double bigram = milestone::bigram_loss(train_ids, validation_pairs, tokenizer.vocab_size());
   std::printf("Counted bigram baseline on the validation pairs: %.4f nats per character\n", bigram);
   std::printf("Training: Adam lr %.0e (cosine decay to 5%%), batch %lld windows of %lld characters, %lld steps\n",
               kLearningRate, static_cast<long long>(kBatch), static_cast<long long>(kContext), static_cast<long long>(kSteps));

@@ -1,7 +1,7 @@
 #pragma once
 // What milestone 05's parts use besides models::GPT: part 1's pre-LN transformer block built from
 // YOUR modules (nn::MultiheadAttention, nn::LayerNorm, nn::Linear, GELU), the attention-entropy probe
-// and an attention-map picture (both parts).
+// an attention-map picture (both parts) and the counted bigram baseline (parts 2 and 3).
 //
 // Layout: LibTorch's nn::MultiheadAttention takes (sequence, batch, embedding); the models here keep
 // (batch, sequence, embedding) like the embeddings and transpose around the attention.
@@ -20,6 +20,32 @@ namespace milestone {
 
 inline double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// The counted bigram baseline both parts 2 and 3 must beat: P(b | a) = (count(a, b) + k) / (count(a) + k V)
+// from the training ids, its mean loss (nats) on every next id of the held-out sequences (the ids the
+// model is scored on); the best of a few smoothing constants k, so the baseline is a strong one.
+inline double bigram_loss(const std::vector<int64_t>& train, const std::vector<std::vector<int64_t>>& heldout,
+                          int64_t vocabulary) {
+  std::vector<double> pair_counts(static_cast<size_t>(vocabulary * vocabulary), 0.0), counts(vocabulary, 0.0);
+  for (size_t i = 0; i + 1 < train.size(); ++i) {
+    pair_counts[static_cast<size_t>(train[i] * vocabulary + train[i + 1])] += 1;
+    counts[static_cast<size_t>(train[i])] += 1;
+  }
+  double best = INFINITY;
+  for (const double k : {1.0, 0.3, 0.1, 0.03, 0.01}) {
+    double total = 0;
+    int64_t counted = 0;
+    for (const auto& ids : heldout) {
+      for (size_t i = 0; i + 1 < ids.size(); ++i, ++counted) {
+        const double p = (pair_counts[static_cast<size_t>(ids[i] * vocabulary + ids[i + 1])] + k) /
+                         (counts[static_cast<size_t>(ids[i])] + k * static_cast<double>(vocabulary));
+        total -= std::log(p);
+      }
+    }
+    best = std::min(best, total / static_cast<double>(counted));
+  }
+  return best;
 }
 
 // x + attention(LN(x)), then x + MLP(LN(x)): the pre-LN block of GPT-2.

@@ -20,7 +20,10 @@
 //   int8_welch_p_value      <  0.05   (the difference is not noise)
 //   sparsity_deviation      <= 0.01   (|global sparsity - 0.5|)
 //   matmul_max_difference   <= 1e-3   (module 17's product agrees with module 01's, relative)
-//   matmul_speedup          >= 10     (module 01 loops / module 17 kernels, 512x512, medians)
+//   matmul_speedup          >= 10     (the textbook i-j-k loop / module 17 kernels, 512x512, medians)
+// The matrix product's yardstick is the textbook loop written below, not your module 01 loops: a module 01
+// that already walks B's rows (i-k-j) is good work, and a gate relative to it would punish it. Module 01
+// against module 17 is measured and reported beside it.
 //   report_files            >= 2      (the JSON report and the SVG plot written and read back)
 #include <tinytorch/torch.h>
 
@@ -52,6 +55,24 @@ constexpr int64_t kMatmulSize = 512;
 
 namespace benchmark = torch::utils::benchmark;
 namespace prune = torch::nn::utils::prune;
+
+// The textbook matrix product, C[i][j] = sum over k of A[i][k] B[k][j], for square contiguous float
+// matrices: B is walked down a column (a stride of n floats) and the sum is one float chain the
+// compiler may not reorder, so it neither vectorises nor reuses the cache. The yardstick of section 5.
+torch::Tensor textbook_mm(const torch::Tensor& a, const torch::Tensor& b) {
+  const int64_t n = a.size(0);
+  torch::Tensor c = torch::empty({n, n});
+  const float* a_data = a.data_ptr<float>();
+  const float* b_data = b.data_ptr<float>();
+  float* c_data = c.data_ptr<float>();
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      float sum = 0;
+      for (int64_t k = 0; k < n; ++k) sum += a_data[i * n + k] * b_data[k * n + j];
+      c_data[i * n + j] = sum;
+    }
+  return c;
+}
 
 torch::nn::Sequential make_mlp() {
   return torch::nn::Sequential(torch::nn::Linear(64, kHidden), torch::nn::ReLU(), torch::nn::Linear(kHidden, kHidden),
@@ -272,28 +293,42 @@ int main() {
   std::printf("  accuracy %.1f%% -> %.1f%% (%+.1f points)\n", 100 * fp32.accuracy, 100 * int8.accuracy,
               100 * (int8.accuracy - fp32.accuracy));
 
-  // ---- 5. Module 17 against module 01: a 512x512 matrix product ----
+  // ---- 5. Module 17 against the textbook loop and module 01: a 512x512 matrix product ----
   const torch::Tensor a = torch::randn({kMatmulSize, kMatmulSize}), b = torch::randn({kMatmulSize, kMatmulSize});
   if (!torch::acceleration::fast_kernels_available())
     std::printf("\nYour build has no module 17 kernels: fast_mm runs the same loops as naive_mm.\n");
   const torch::Tensor slow_result = torch::acceleration::naive_mm(a, b);
   const torch::Tensor fast_result = torch::acceleration::fast_mm(a, b);
+  const torch::Tensor textbook_result = textbook_mm(a, b);
+  const double result_scale = std::max(1e-12, slow_result.abs().max().item<double>());
   const double matmul_difference =
-      (slow_result - fast_result).abs().max().item<double>() / std::max(1e-12, slow_result.abs().max().item<double>());
+      std::max((slow_result - fast_result).abs().max().item<double>(),
+               (textbook_result - fast_result).abs().max().item<double>()) / result_scale;
+  // In turns, so that a change in the machine's load falls on all three alike.
+  benchmark::Timer textbook_timer([&] { textbook_mm(a, b); });
   benchmark::Timer naive_timer([&] { torch::acceleration::naive_mm(a, b); });
   benchmark::Timer fast_timer([&] { torch::acceleration::fast_mm(a, b); });
-  std::vector<double> naive_times, fast_times;
-  for (int i = 0; i < 3; ++i) naive_times.push_back(naive_timer.timeit(1).times().front());
-  fast_timer.timeit(3);
-  for (int i = 0; i < 15; ++i) fast_times.push_back(fast_timer.timeit(1).times().front());
-  const benchmark::Measurement naive_mm_time(1, naive_times), fast_mm_time(1, fast_times);
-  const double matmul_speedup = naive_mm_time.median() / fast_mm_time.median();
+  fast_timer.timeit(2);
+  std::vector<double> textbook_times, naive_times, fast_times;
+  for (int round = 0; round < 3; ++round) {
+    textbook_times.push_back(textbook_timer.timeit(1).times().front());
+    naive_times.push_back(naive_timer.timeit(1).times().front());
+    for (int i = 0; i < 5; ++i) fast_times.push_back(fast_timer.timeit(1).times().front());
+  }
+  const benchmark::Measurement textbook_mm_time(1, textbook_times), naive_mm_time(1, naive_times),
+      fast_mm_time(1, fast_times);
+  const double matmul_speedup = textbook_mm_time.median() / fast_mm_time.median();
+  const double module01_speedup = naive_mm_time.median() / fast_mm_time.median();
   const double matmul_flops = 2.0 * kMatmulSize * kMatmulSize * kMatmulSize;
-  std::printf("\n512x512 matrix product (%.0f MFLOP): your module 01 loops %.1f ms (%.2f GFLOP/s), your module 17 "
-              "kernels %.2f ms (%.1f GFLOP/s): %.1fx; largest relative difference %.1e\n",
-              matmul_flops / 1e6, naive_mm_time.median() * 1e3, matmul_flops / naive_mm_time.median() / 1e9,
-              fast_mm_time.median() * 1e3, matmul_flops / fast_mm_time.median() / 1e9, matmul_speedup,
+  const auto gflops = [&](const benchmark::Measurement& m) { return matmul_flops / m.median() / 1e9; };
+  std::printf("\n512x512 matrix product (%.0f MFLOP), medians; largest relative difference %.1e\n", matmul_flops / 1e6,
               matmul_difference);
+  std::printf("  the textbook i-j-k loop  %8.2f ms  %6.2f GFLOP/s\n", textbook_mm_time.median() * 1e3,
+              gflops(textbook_mm_time));
+  std::printf("  your module 01 loops     %8.2f ms  %6.2f GFLOP/s\n", naive_mm_time.median() * 1e3,
+              gflops(naive_mm_time));
+  std::printf("  your module 17 kernels   %8.2f ms  %6.2f GFLOP/s: %.1fx the textbook loop, %.1fx your module 01\n",
+              fast_mm_time.median() * 1e3, gflops(fast_mm_time), matmul_speedup, module01_speedup);
 
   // ---- 6. The Pareto frontier: latency, size, error ----
   std::vector<std::vector<double>> objectives;
@@ -328,9 +363,11 @@ int main() {
   }
   {
     auto metrics = benchmark::BenchmarkMetrics::from_measurement("matmul_512", fast_mm_time);
-    char notes[160];
-    std::snprintf(notes, sizeof notes, "module 17 kernels; module 01 loops %.2f ms (median), %.1fx slower",
-                  naive_mm_time.median() * 1e3, matmul_speedup);
+    char notes[240];
+    std::snprintf(notes, sizeof notes,
+                  "module 17 kernels; the textbook i-j-k loop %.2f ms (median), %.1fx slower; module 01 loops "
+                  "%.2f ms, %.1fx slower",
+                  textbook_mm_time.median() * 1e3, matmul_speedup, naive_mm_time.median() * 1e3, module01_speedup);
     metrics.notes = notes;
     report.benchmarks.push_back(metrics);
   }
@@ -370,6 +407,7 @@ int main() {
   milestone::report_result(kPart, "pruned_accuracy", versions[2].accuracy);
   milestone::report_result(kPart, "matmul_max_difference", matmul_difference);
   milestone::report_result(kPart, "matmul_speedup", matmul_speedup);
+  milestone::report_result(kPart, "matmul_speedup_vs_module01", module01_speedup);
   milestone::report_result(kPart, "report_files", report_files);
   return 0;
 }

@@ -219,7 +219,9 @@ grep -q "0 module results rebuilt" "$OUT" || fail "the re-grade rebuilt somethin
 # The 2 s target is bench/grading_speed.sh's, on an idle machine; here only a gross slip (the reference
 # run again, a learner rebuilt) fails.
 echo "re-grade took $elapsed_ms ms"
-(( elapsed_ms < 10000 )) || fail "the re-grade took $elapsed_ms ms: something ran again"
+if within_bound "the re-grade's time"; then
+  (( elapsed_ms < 10000 )) || fail "the re-grade took $elapsed_ms ms: something ran again"
+fi
 [[ ! -d grades/cache/reference/02_activations/run ]] || fail "the reference's run folder was left on disk"
 
 step "--new-seed draws another seed and grades again: the same scores"

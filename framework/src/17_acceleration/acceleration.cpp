@@ -2,8 +2,8 @@
 // and torch::col2im (checks, shapes, the autograd record; the loops are the learner's im2col.cpp,
 // reached through the fast-kernel table), and the measuring helpers naive_mm / fast_mm. Nothing here
 // names a module-17 learner function, so a build without module 17 links it and gets a clear error
-// instead of an undefined symbol. The sliding blocks' count is module 09's conv_output_size, the
-// convolution's own (every build from module 09 on has it).
+// instead of an undefined symbol. For the same reason the sliding blocks' count is written out here
+// rather than calling module 09's conv_output_size: a learner's build before module 09 links this file.
 #include <string>
 
 #include "runtime/fast_kernels.h"
@@ -56,8 +56,8 @@ native::Conv2dGeometry fold_geometry(int64_t batch, int64_t channels, int64_t he
   g.pad_w = padding[1];
   g.stride_h = stride[0];
   g.stride_w = stride[1];
-  g.out_h = native::conv_output_size(height, g.kernel_h, g.stride_h, g.pad_h, g.dilation_h);  // module 09's
-  g.out_w = native::conv_output_size(width, g.kernel_w, g.stride_w, g.pad_w, g.dilation_w);
+  g.out_h = (height + 2 * g.pad_h - g.dilation_h * (g.kernel_h - 1) - 1) / g.stride_h + 1;
+  g.out_w = (width + 2 * g.pad_w - g.dilation_w * (g.kernel_w - 1) - 1) / g.stride_w + 1;
   TT_CHECK(g.out_h > 0 && g.out_w > 0, "Given input with spatial size (", height, ", ", width, "), kernel_size=",
            sizes_text(kernel_size), ", dilation=", sizes_text(dilation), ", padding=", sizes_text(padding),
            ", calculated shape of the array of sliding blocks as (", g.out_h, ", ", g.out_w,

@@ -382,10 +382,13 @@ bool sanitizers_work(const Toolchain& toolchain, const fs::path& probe_dir) {
   return works;
 }
 
-// A confined request builds confined too, with its compile time limit (no limit: the default).
-double compile_limit_s(const ModuleTestRequest& request) {
+// A confined request builds confined too, with its compile time limit (no limit: the default). The
+// default is tripled for a sanitized toolchain: instrumented compiles take two to three times longer,
+// and a limit the instructor gave stays as given.
+double compile_limit_s(const ModuleTestRequest& request, const Toolchain& toolchain) {
   if (!request.confine_writes) return 0;
-  return request.compile_time_limit_s > 0 ? request.compile_time_limit_s : kDefaultCompileTimeLimitS;
+  if (request.compile_time_limit_s > 0) return request.compile_time_limit_s;
+  return toolchain.sanitized ? 3 * kDefaultCompileTimeLimitS : kDefaultCompileTimeLimitS;
 }
 
 // The compiler's default header folders, asked once per compiler (graders ask from many threads).
@@ -459,7 +462,8 @@ void diagnose_crashes(const Toolchain& toolchain, const ModuleTestRequest& reque
   if (progress)
     progress(crashed.size() == 1 ? "a test case crashed: running it again with AddressSanitizer to see why"
                                  : "test cases crashed: running them again with AddressSanitizer to see why");
-  NinjaRun build = run_ninja(sanitizing, dir, {variant_plan.test_binary}, progress, request.build_jobs, compile_limit_s(request));
+  NinjaRun build = run_ninja(sanitizing, dir, {variant_plan.test_binary}, progress, request.build_jobs,
+                             compile_limit_s(request, sanitizing));
   if (!build.ok) return;  // the plain build compiled; keep what its backtrace said
   // Code can include other files when sanitized (#ifdef __SANITIZE_ADDRESS__): the same check applies.
   if (!request.learner_include_dirs.empty() &&
@@ -520,7 +524,8 @@ TestReport run_module_tests(const Toolchain& toolchain, const ModuleTestRequest&
     build = build_shared_learner_objects(toolchain, plan, request.learner_objects_dir, progress, request.build_jobs);
   if (build.ok) {
     write_if_changed(build_dir / "build.ninja", ninja_file_text(toolchain, plan));
-    build = run_ninja(toolchain, build_dir, {plan.test_binary}, progress, request.build_jobs, compile_limit_s(request));
+    build = run_ninja(toolchain, build_dir, {plan.test_binary}, progress, request.build_jobs,
+                      compile_limit_s(request, toolchain));
   }
   report.build_ok = build.ok;
   report.build_log = build.log;
@@ -536,7 +541,7 @@ TestReport run_module_tests(const Toolchain& toolchain, const ModuleTestRequest&
   }
   if (!report.build_ok && report.refused_includes.empty()) {
     if (auto errors = given_code_errors(toolchain, build_dir, plan, request.learner_dirs, build.log, request.build_jobs,
-                                        compile_limit_s(request))) {
+                                        compile_limit_s(request, toolchain))) {
       report.given_code_failed = true;
       report.build_log = *errors;
     }
