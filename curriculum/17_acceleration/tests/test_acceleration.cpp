@@ -388,6 +388,17 @@ TEST_CASE("conv2d via im2col equals module 09's loops: stride, padding, dilation
     CHECK_THAT(native::conv2d_im2col(input, weight, bias, p), AllClose(native::conv2d_reference(input, weight, bias, p),
                                                                        1e-5, 1e-5));
   }
+  {
+    // Above kGemmParallelThreshold multiply-adds (16 x 16 x 72 x 256 = 4.7M) the chunks split between
+    // two threads: each writes only its own images.
+    ThreadCount two(2);
+    const torch::Tensor input = random_tensor({16, 8, 16, 16}), weight = random_tensor({16, 8, 3, 3});
+    const torch::Tensor bias = random_tensor({16});
+    const native::Conv2dParams p = params_of(1, 1, 1, 1, 1, 1);
+    INFO("two threads: batch 16, 8 -> 16 channels, 16 x 16, kernel 3, padding 1");
+    CHECK_THAT(native::conv2d_im2col(input, weight, bias, p),
+               AllClose(native::conv2d_reference(input, weight, bias, p), 1e-5, 1e-5));
+  }
   // And torch::conv2d itself runs it in this build (module 17's path).
   const torch::Tensor x = random_tensor({2, 2, 7, 7}), w = random_tensor({3, 2, 3, 3});
   CHECK_THAT(torch::conv2d(x, w, {}, 1, 1),
@@ -417,6 +428,19 @@ TEST_CASE("conv2d's backward via im2col equals module 09's loops, across batch c
     CHECK_THAT(std::get<0>(got), AllClose(std::get<0>(want), 1e-5, 1e-4));
     CHECK_THAT(std::get<1>(got), AllClose(std::get<1>(want), 1e-5, 1e-4));
     CHECK_THAT(std::get<2>(got), AllClose(std::get<2>(want), 1e-5, 1e-4));
+  }
+  {
+    // Two threads, each with its own chunks: the weight and bias gradients add up over both.
+    ThreadCount two(2);
+    const torch::Tensor input = random_tensor({16, 8, 16, 16}), weight = random_tensor({16, 8, 3, 3});
+    const native::Conv2dParams p = params_of(1, 1, 1, 1, 1, 1);
+    const torch::Tensor grad_output = random_tensor({16, 16, 16, 16});
+    INFO("two threads: batch 16, 8 -> 16 channels, 16 x 16, kernel 3, padding 1");
+    const auto want = native::conv2d_backward_reference(grad_output, input, weight, p, {true, true, true});
+    const auto got = native::conv2d_backward_im2col(grad_output, input, weight, p, {true, true, true});
+    CHECK_THAT(std::get<0>(got), AllClose(std::get<0>(want), 1e-5, 1e-4));
+    CHECK_THAT(std::get<1>(got), AllClose(std::get<1>(want), 1e-4, 1e-4));
+    CHECK_THAT(std::get<2>(got), AllClose(std::get<2>(want), 1e-4, 1e-4));
   }
   // A strided grad_output (the gradient of out.sum(): one value expanded) and a partial mask.
   const torch::Tensor input = random_tensor({2, 2, 6, 6}), weight = random_tensor({3, 2, 3, 3});

@@ -104,7 +104,11 @@ const RegisterDerivative addmm_derivative("addmm", {
         if (alpha.toDouble() != 1.0) result[1] = result[1] * alpha;
       }
       if (ctx.needs_input_grad(2)) {
-        result[2] = ctx.saved(0).t().mm(grad);
+        // In mat2's own layout when it is stored column by column (see MmBackward0).
+        const Tensor& mat2 = ctx.saved(1);
+        const bool column_major = mat2.size(0) > 1 && mat2.size(1) > 1 && mat2.stride(0) == 1 &&
+                                  mat2.stride(1) == mat2.size(0);
+        result[2] = column_major ? grad.t().mm(ctx.saved(0)).t() : ctx.saved(0).t().mm(grad);
         if (alpha.toDouble() != 1.0) result[2] = result[2] * alpha;
       }
       return result;

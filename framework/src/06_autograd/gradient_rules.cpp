@@ -103,7 +103,16 @@ const RegisterDerivative mm_derivative("mm", {
       // BEGIN SOLUTION name="MmBackward0 backward" lesson="3. The chain rule per op"
       const Tensor& grad = ctx.grad();
       if (ctx.needs_input_grad(0)) result[0] = grad.mm(ctx.saved(1).t());  // (n, m) @ (m, k)
-      if (ctx.needs_input_grad(1)) result[1] = ctx.saved(0).t().mm(grad);  // (k, n) @ (n, m)
+      if (ctx.needs_input_grad(1)) {
+        // A mat2 stored column by column (a Linear layer's weight.t()) gets its gradient in that
+        // layout too, (grad^T self)^T, as LibTorch does: the transpose's backward then hands the
+        // weight a contiguous gradient, which adds onto weight.grad in one unit-stride pass.
+        const Tensor& mat2 = ctx.saved(1);
+        const bool column_major = mat2.size(0) > 1 && mat2.size(1) > 1 && mat2.stride(0) == 1 &&
+                                  mat2.stride(1) == mat2.size(0);
+        result[1] = column_major ? grad.t().mm(ctx.saved(0)).t()  // ((m, n) @ (n, k))^T
+                                 : ctx.saved(0).t().mm(grad);     // (k, n) @ (n, m)
+      }
       // END SOLUTION
       return result;
     }});

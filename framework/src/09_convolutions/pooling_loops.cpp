@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "tinytorch/spatial_kernels.h"
 #include "tinytorch/dispatch.h"
@@ -28,6 +29,13 @@ std::tuple<Tensor, Tensor> max_pool2d_loops(const Tensor& input, const Pool2dGeo
   // A local copy: `where` is an int64_t*, which may point into g's int64_t fields as far as the
   // compiler knows, so with g itself every store would force it to reload the sizes (4x slower).
   const Pool2dGeometry geometry = g;
+  // The taps of window (y, x) inside the image, as ranges [first, last) of i (or j): found once per
+  // window, so the scan below tests no bounds.
+  const auto inside = [](int64_t start, int64_t dilation, int64_t kernel, int64_t size) {
+    const int64_t first = start >= 0 ? 0 : (-start + dilation - 1) / dilation;
+    const int64_t last = start >= size ? 0 : std::min(kernel, (size - 1 - start) / dilation + 1);
+    return std::pair<int64_t, int64_t>{first, std::max(first, last)};
+  };
   TT_DISPATCH_FLOATING_TYPES(input.scalar_type(), "max_pool2d", [&] {
     const scalar_t* in = input.data_ptr<scalar_t>();
     scalar_t* out = output.data_ptr<scalar_t>();
@@ -35,23 +43,34 @@ std::tuple<Tensor, Tensor> max_pool2d_loops(const Tensor& input, const Pool2dGeo
     for (int64_t plane = 0; plane < geometry.batch * geometry.channels; ++plane) {
       const scalar_t* image = in + plane * geometry.height * geometry.width;
       for (int64_t y = 0; y < geometry.out_h; ++y) {
+        const int64_t top = y * geometry.stride_h - geometry.pad_h;
+        const auto [i_first, i_last] = inside(top, geometry.dilation_h, geometry.kernel_h, geometry.height);
         for (int64_t x = 0; x < geometry.out_w; ++x) {
+          const int64_t left = x * geometry.stride_w - geometry.pad_w;
+          const auto [j_first, j_last] = inside(left, geometry.dilation_w, geometry.kernel_w, geometry.width);
+          // Two passes over the window: the largest value, then the first tap that holds it (walked
+          // backwards, each match overwriting the last). Both are selects, not branches: one pass
+          // that tracked the index would branch on a random comparison per tap, and a mispredicted
+          // branch costs more than the whole window. A NaN (rare) wins: the first NaN's tap.
           scalar_t best = -std::numeric_limits<scalar_t>::infinity();
-          int64_t best_index = -1;
-          for (int64_t i = 0; i < geometry.kernel_h; ++i) {
-            const int64_t in_y = y * geometry.stride_h - geometry.pad_h + i * geometry.dilation_h;
-            if (in_y < 0 || in_y >= geometry.height) continue;
-            for (int64_t j = 0; j < geometry.kernel_w; ++j) {
-              const int64_t in_x = x * geometry.stride_w - geometry.pad_w + j * geometry.dilation_w;
-              if (in_x < 0 || in_x >= geometry.width) continue;
-              const scalar_t value = image[in_y * geometry.width + in_x];
-              if (best_index < 0 || value > best || std::isnan(value)) {
-                best = value;
-                best_index = in_y * geometry.width + in_x;
-                if (std::isnan(value)) break;
-              }
+          bool nan_seen = false;
+          for (int64_t i = i_first; i < i_last; ++i) {
+            const scalar_t* row = image + (top + i * geometry.dilation_h) * geometry.width + left;
+            for (int64_t j = j_first; j < j_last; ++j) {
+              const scalar_t value = row[j * geometry.dilation_w];
+              best = value > best ? value : best;
+              nan_seen |= value != value;
             }
-            if (std::isnan(best)) break;
+          }
+          if (nan_seen) best = std::numeric_limits<scalar_t>::quiet_NaN();
+          int64_t best_index = -1;
+          for (int64_t i = i_last - 1; i >= i_first; --i) {
+            const int64_t row = (top + i * geometry.dilation_h) * geometry.width + left;
+            for (int64_t j = j_last - 1; j >= j_first; --j) {
+              const int64_t tap = row + j * geometry.dilation_w;
+              const scalar_t value = image[tap];
+              best_index = (nan_seen ? value != value : value == best) ? tap : best_index;
+            }
           }
           const int64_t at = (plane * geometry.out_h + y) * geometry.out_w + x;
           out[at] = best;

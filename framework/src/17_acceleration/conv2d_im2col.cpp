@@ -4,13 +4,16 @@
 // batch into one matrix (im2col) so that the convolution becomes one GEMM, the operation a CPU does
 // best. Its backward is two more GEMMs (grad_weight = grad_out x columns^T, grad_columns = weight^T x
 // grad_out) and a fold (col2im). The batch goes through in chunks of a few images, sized for the cache
-// and the GEMM. Threads come from the GEMM alone (above kGemmParallelThreshold): splitting the chunks
-// between two threads was not reliably faster on the course's shared 2-core machine. Both are tested
+// and the GEMM. Above kGemmParallelThreshold multiply-adds the chunks are split between threads (each
+// GEMM then stays on its thread): LeNet-5's step on 2 threads was no faster than on 1 while only
+// its GEMMs were threaded, since im2col and col2im ran on one. Both are tested
 // against module 09's loops (conv2d_reference, conv2d_backward_reference).
 #include <algorithm>
+#include <vector>
 
 #include "tinytorch/acceleration_kernels.h"
 #include "tinytorch/kernels.h"
+#include "tinytorch/parallel.h"
 
 namespace tinytorch {
 namespace native {
@@ -85,6 +88,10 @@ void add_input_grad_chunk(const Conv2dGeometry& g, const scalar_t* weight, const
 //     x the group's K rows of the columns (K, L), one cpublas::gemm; group g's weight rows start at
 //     g group_out K, its columns at g K L, its product rows at g group_out L;
 //   - copy the product (O, images P) into the output (images, O, P), adding bias[o] on the way.
+//   Above cpublas::kGemmParallelThreshold multiply-adds (batch O K P), split the chunks with
+//   parallel_for(0, chunks, 1, f) (below it, a grain of all chunks: one call on this thread); f
+//   (first_chunk, last_chunk) handles images first_chunk chunk .. min(batch, last_chunk chunk) - 1,
+//   with its own columns and product tensors.
 //   Element types: TT_DISPATCH_FLOATING_TYPES(input.scalar_type(), "conv2d", [&] { ... scalar_t ... }).
 //   An empty output (numel() == 0) is returned as allocated. Nothing extra is saved for backward: it
 //   unfolds the input again, which costs less than keeping C kh kw x N OH OW columns alive.
@@ -103,30 +110,36 @@ Tensor conv2d_im2col(const Tensor& input, const Tensor& weight, const Tensor& bi
     const scalar_t* w = weight.data_ptr<scalar_t>();
     const scalar_t* b = bias.defined() ? bias.data_ptr<scalar_t>() : nullptr;
     scalar_t* out = output.data_ptr<scalar_t>();
-    Tensor columns = empty({groups * K, chunk * positions}, input.options());
-    Tensor product = chunk > 1 ? empty({out_channels, chunk * positions}, input.options()) : Tensor();
-    scalar_t* cols = columns.data_ptr<scalar_t>();
-    for (int64_t first = 0; first < batch; first += chunk) {
-      const int64_t images = std::min(chunk, batch - first);
-      const int64_t L = images * positions;  // columns of this chunk: image n's start at n P
-      for (int64_t n = 0; n < images; ++n) im2col(x + (first + n) * image_size, g, cols + n * positions, L);
-      // One image: (O, P) is already the output's layout, so the GEMM writes the output directly.
-      scalar_t* prod = images == 1 ? out + first * out_channels * positions : product.data_ptr<scalar_t>();
-      for (int64_t group = 0; group < groups; ++group) {
-        // product rows of this group (group_out, L) = weight rows (group_out, K) x columns rows (K, L)
-        cpublas::gemm(group_out, L, K, w + group * group_out * K, K, 1, cols + group * K * L, L, 1,
-                      prod + group * group_out * L, L);
-      }
-      // (O, images P) -> (images, O, P), adding the bias on the way.
-      for (int64_t n = 0; n < images; ++n) {
-        for (int64_t o = 0; o < out_channels; ++o) {
-          const scalar_t* src = prod + o * L + n * positions;
-          scalar_t* dst = out + ((first + n) * out_channels + o) * positions;
-          const scalar_t shift = b != nullptr ? b[o] : scalar_t(0);
-          for (int64_t p = 0; p < positions; ++p) dst[p] = src[p] + shift;
+    // Threads take whole chunks (each its own columns and product; every chunk writes its own
+    // images of the output), once the convolution is big enough to pay for waking them.
+    const int64_t chunks = (batch + chunk - 1) / chunk;
+    const bool threaded = batch * out_channels * K * positions >= cpublas::kGemmParallelThreshold;
+    parallel_for(0, chunks, threaded ? 1 : chunks, [&](int64_t first_chunk, int64_t last_chunk) {
+      Tensor columns = empty({groups * K, chunk * positions}, input.options());
+      Tensor product = chunk > 1 ? empty({out_channels, chunk * positions}, input.options()) : Tensor();
+      scalar_t* cols = columns.data_ptr<scalar_t>();
+      for (int64_t first = first_chunk * chunk; first < std::min(batch, last_chunk * chunk); first += chunk) {
+        const int64_t images = std::min(chunk, batch - first);
+        const int64_t L = images * positions;  // columns of this chunk: image n's start at n P
+        for (int64_t n = 0; n < images; ++n) im2col(x + (first + n) * image_size, g, cols + n * positions, L);
+        // One image: (O, P) is already the output's layout, so the GEMM writes the output directly.
+        scalar_t* prod = images == 1 ? out + first * out_channels * positions : product.data_ptr<scalar_t>();
+        for (int64_t group = 0; group < groups; ++group) {
+          // product rows of this group (group_out, L) = weight rows (group_out, K) x columns rows (K, L)
+          cpublas::gemm(group_out, L, K, w + group * group_out * K, K, 1, cols + group * K * L, L, 1,
+                        prod + group * group_out * L, L);
+        }
+        // (O, images P) -> (images, O, P), adding the bias on the way.
+        for (int64_t n = 0; n < images; ++n) {
+          for (int64_t o = 0; o < out_channels; ++o) {
+            const scalar_t* src = prod + o * L + n * positions;
+            scalar_t* dst = out + ((first + n) * out_channels + o) * positions;
+            const scalar_t shift = b != nullptr ? b[o] : scalar_t(0);
+            for (int64_t p = 0; p < positions; ++p) dst[p] = src[p] + shift;
+          }
         }
       }
-    }
+    });
   });
   return output;
   // END SOLUTION
@@ -156,57 +169,80 @@ std::tuple<Tensor, Tensor, Tensor> conv2d_backward_im2col(const Tensor& grad_out
     const scalar_t* gy = grad_output.data_ptr<scalar_t>();
     const int64_t sn = grad_output.stride(0), so = grad_output.stride(1);
     const int64_t sy = grad_output.stride(2), sx = grad_output.stride(3);
-    Tensor columns = empty({groups * K, chunk * positions}, input.options());
-    Tensor grad_matrix = empty({out_channels, chunk * positions}, input.options());
-    // One chunk's weight gradient, added to the total (the GEMM overwrites its output).
-    Tensor chunk_grad_weight = output_mask[1] ? empty({out_channels * K}, weight.options()) : Tensor();
-    scalar_t* cols = columns.data_ptr<scalar_t>();
-    scalar_t* gm = grad_matrix.data_ptr<scalar_t>();
-    for (int64_t first = 0; first < batch; first += chunk) {
-      const int64_t images = std::min(chunk, batch - first);
-      const int64_t L = images * positions;
-      // This chunk of grad_output as the (O, images P) matrix the forward GEMM produced.
-      for (int64_t o = 0; o < out_channels; ++o) {
-        for (int64_t n = 0; n < images; ++n) {
-          const scalar_t* src = gy + (first + n) * sn + o * so;
-          scalar_t* dst = gm + o * L + n * positions;
-          if (sy == g.out_w && sx == 1) {  // a contiguous (OH, OW) plane: one vectorised copy
-            for (int64_t p = 0; p < positions; ++p) dst[p] = src[p];
-          } else if (sy == 0 && sx == 0) {  // one value broadcast over the plane
-            const scalar_t value = src[0];
-            for (int64_t p = 0; p < positions; ++p) dst[p] = value;
-          } else {
-            for (int64_t y = 0; y < g.out_h; ++y, dst += g.out_w) {
-              for (int64_t x_out = 0; x_out < g.out_w; ++x_out) dst[x_out] = src[y * sy + x_out * sx];
+    // Threads take contiguous ranges of chunks, each with its own scratch. The input gradient of a
+    // chunk is its own images'; the weight and bias gradients sum over every chunk, so each thread
+    // after the first adds into its own partial sums, added to the totals at the end in thread order.
+    const int64_t chunks = (batch + chunk - 1) / chunk;
+    const bool threaded = batch * out_channels * K * positions >= cpublas::kGemmParallelThreshold;
+    const int64_t tasks = threaded ? std::min<int64_t>(get_num_threads(), chunks) : 1;
+    std::vector<Tensor> partial_weight(tasks), partial_bias(tasks);
+    for (int64_t t = 1; t < tasks; ++t) {
+      if (output_mask[1]) partial_weight[t] = zeros(weight.sizes(), weight.options());
+      if (output_mask[2]) partial_bias[t] = zeros({out_channels}, weight.options());
+    }
+    if (output_mask[1]) partial_weight[0] = grad_weight;
+    if (output_mask[2]) partial_bias[0] = grad_bias;
+    parallel_for(0, tasks, 1, [&](int64_t first_task, int64_t last_task) {
+      for (int64_t task = first_task; task < last_task; ++task) {
+        const int64_t first_image = chunks * task / tasks * chunk;
+        const int64_t end_image = std::min(batch, chunks * (task + 1) / tasks * chunk);
+        Tensor columns = empty({groups * K, chunk * positions}, input.options());
+        Tensor grad_matrix = empty({out_channels, chunk * positions}, input.options());
+        // One chunk's weight gradient, added to the total (the GEMM overwrites its output).
+        Tensor chunk_grad_weight = output_mask[1] ? empty({out_channels * K}, weight.options()) : Tensor();
+        scalar_t* cols = columns.data_ptr<scalar_t>();
+        scalar_t* gm = grad_matrix.data_ptr<scalar_t>();
+        for (int64_t first = first_image; first < end_image; first += chunk) {
+          const int64_t images = std::min(chunk, end_image - first);
+          const int64_t L = images * positions;
+          // This chunk of grad_output as the (O, images P) matrix the forward GEMM produced.
+          for (int64_t o = 0; o < out_channels; ++o) {
+            for (int64_t n = 0; n < images; ++n) {
+              const scalar_t* src = gy + (first + n) * sn + o * so;
+              scalar_t* dst = gm + o * L + n * positions;
+              if (sy == g.out_w && sx == 1) {  // a contiguous (OH, OW) plane: one vectorised copy
+                for (int64_t p = 0; p < positions; ++p) dst[p] = src[p];
+              } else if (sy == 0 && sx == 0) {  // one value broadcast over the plane
+                const scalar_t value = src[0];
+                for (int64_t p = 0; p < positions; ++p) dst[p] = value;
+              } else {
+                for (int64_t y = 0; y < g.out_h; ++y, dst += g.out_w) {
+                  for (int64_t x_out = 0; x_out < g.out_w; ++x_out) dst[x_out] = src[y * sy + x_out * sx];
+                }
+              }
             }
           }
-        }
-      }
-      // grad_bias[o] += row o of the grad matrix summed (over the chunk's samples and positions).
-      if (output_mask[2]) {
-        scalar_t* gb = grad_bias.data_ptr<scalar_t>();
-        for (int64_t o = 0; o < out_channels; ++o) {
-          // Eight running sums, not one: independent additions the compiler can vectorise.
-          constexpr int64_t kLanes = 8;
-          scalar_t lanes[kLanes] = {};
-          const scalar_t* row = gm + o * L;
-          int64_t l = 0;
-          for (; l + kLanes <= L; l += kLanes) {
-            for (int64_t lane = 0; lane < kLanes; ++lane) lanes[lane] += row[l + lane];
+          // grad_bias[o] += row o of the grad matrix summed (over the chunk's samples and positions).
+          if (output_mask[2]) {
+            scalar_t* gb = partial_bias[task].data_ptr<scalar_t>();
+            for (int64_t o = 0; o < out_channels; ++o) {
+              // Eight running sums, not one: independent additions the compiler can vectorise.
+              constexpr int64_t kLanes = 8;
+              scalar_t lanes[kLanes] = {};
+              const scalar_t* row = gm + o * L;
+              int64_t l = 0;
+              for (; l + kLanes <= L; l += kLanes) {
+                for (int64_t lane = 0; lane < kLanes; ++lane) lanes[lane] += row[l + lane];
+              }
+              scalar_t sum = 0;
+              for (; l < L; ++l) sum += row[l];
+              for (int64_t lane = 0; lane < kLanes; ++lane) sum += lanes[lane];
+              gb[o] += sum;
+            }
           }
-          scalar_t sum = 0;
-          for (; l < L; ++l) sum += row[l];
-          for (int64_t lane = 0; lane < kLanes; ++lane) sum += lanes[lane];
-          gb[o] += sum;
+          if (output_mask[1]) {
+            add_weight_grad_chunk(g, x + first * image_size, images, gm, cols, chunk_grad_weight.data_ptr<scalar_t>(),
+                                  partial_weight[task].data_ptr<scalar_t>());
+          }
+          if (output_mask[0]) {
+            add_input_grad_chunk(g, w, gm, images, cols, grad_input.data_ptr<scalar_t>() + first * image_size);
+          }
         }
       }
-      if (output_mask[1]) {
-        add_weight_grad_chunk(g, x + first * image_size, images, gm, cols, chunk_grad_weight.data_ptr<scalar_t>(),
-                              grad_weight.data_ptr<scalar_t>());
-      }
-      if (output_mask[0]) {
-        add_input_grad_chunk(g, w, gm, images, cols, grad_input.data_ptr<scalar_t>() + first * image_size);
-      }
+    });
+    for (int64_t t = 1; t < tasks; ++t) {
+      if (output_mask[1]) grad_weight.add_(partial_weight[t]);
+      if (output_mask[2]) grad_bias.add_(partial_bias[t]);
     }
   });
   return {grad_input, grad_weight, grad_bias};

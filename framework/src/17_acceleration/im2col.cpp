@@ -4,6 +4,7 @@
 // below finds, for one kernel tap, the output columns that land inside the image, so that your loops
 // need no bounds test per element.
 #include <algorithm>
+#include <cstring>
 
 #include "tinytorch/acceleration_kernels.h"
 #include "tinytorch/errors.h"
@@ -47,6 +48,28 @@ void im2col_impl(const scalar_t* image, const Conv2dGeometry& g, scalar_t* colum
         scalar_t* out_row = columns + row * column_row_stride;
         const int64_t x_offset = j * g.dilation_w - g.pad_w;
         const ValidRange xs = valid_outputs(x_offset, g.stride_w, g.width, g.out_w);
+        if (g.stride_h == 1 && g.stride_w == 1 && g.out_w == g.width) {
+          // A "same" convolution (3 x 3 with padding 1, stride 1, ...): output rows are as long as
+          // image rows, so the valid rows of this tap are one block of the image, shifted. Copy the
+          // block in one loop, then zero what fell in the padding: whole rows above and below the
+          // image, and the columns before xs.first and from xs.last on, which the long copy filled
+          // from the neighbouring image row. Short rows copied one by one cost more in loop set-up
+          // than in copying (a TinyDigits row is 8 pixels).
+          const ValidRange ys = valid_outputs(i * g.dilation_h - g.pad_h, 1, g.height, g.out_h);
+          const int64_t shift = (i * g.dilation_h - g.pad_h) * g.width + x_offset;
+          std::fill(out_row, out_row + ys.first * g.out_w, scalar_t(0));
+          if (ys.first < ys.last) {
+            const int64_t begin = ys.first * g.out_w + xs.first, end = (ys.last - 1) * g.out_w + xs.last;
+            for (int64_t k = begin; k < end; ++k) out_row[k] = channel[k + shift];
+            for (int64_t y = ys.first; y < ys.last; ++y) {
+              scalar_t* out = out_row + y * g.out_w;
+              for (int64_t x = 0; x < xs.first; ++x) out[x] = scalar_t(0);
+              for (int64_t x = xs.last; x < g.out_w; ++x) out[x] = scalar_t(0);
+            }
+          }
+          std::fill(out_row + ys.last * g.out_w, out_row + g.out_h * g.out_w, scalar_t(0));
+          continue;
+        }
         for (int64_t y = 0; y < g.out_h; ++y) {
           scalar_t* out = out_row + y * g.out_w;
           const int64_t input_y = y * g.stride_h + i * g.dilation_h - g.pad_h;
@@ -59,7 +82,7 @@ void im2col_impl(const scalar_t* image, const Conv2dGeometry& g, scalar_t* colum
           // call per row costs more than the copy; the compiler vectorises the stride-1 loop.
           for (int64_t x = 0; x < xs.first; ++x) out[x] = scalar_t(0);
           if (g.stride_w == 1) {
-            for (int64_t x = xs.first; x < xs.last; ++x) out[x] = in[x + x_offset];
+            std::memcpy(out + xs.first, in + xs.first + x_offset, (xs.last - xs.first) * sizeof(scalar_t));
           } else {
             for (int64_t x = xs.first; x < xs.last; ++x) out[x] = in[x * g.stride_w + x_offset];
           }
