@@ -26,6 +26,18 @@
 #define TT_UNROLL
 #endif
 
+// Put before a function (a micro-kernel) to have GCC compile it three times, for x86-64-v4 (AVX-512),
+// x86-64-v3 (AVX2 and fused multiply-add: 8 floats, a product and a sum per instruction) and the
+// x86-64 baseline (SSE2: 4 floats, no FMA), and call the best this CPU runs, chosen once at load time
+// (function multi-versioning, an ifunc). The loops are the same C++; only the instructions change
+// (lesson section 5), and with FMA the last bit of a sum can differ from one CPU to another. Other
+// compilers and CPUs get the baseline build.
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define TT_TARGET_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define TT_TARGET_CLONES
+#endif
+
 namespace tinytorch {
 namespace cpublas {
 

@@ -33,8 +33,8 @@ namespace cpublas {
 //   to zero before adding. With contiguous B the innermost loop reads B and writes C at unit stride:
 //   one cache line serves 16 floats, and the compiler vectorises it.
 //   Example: A = [[1, 2]], B = [[3], [4]] -> C = [[11]].
-void gemm_ikj(int64_t m, int64_t n, int64_t k, const float* a, int64_t a_rs, int64_t a_cs, const float* b,
-              int64_t b_rs, int64_t b_cs, float* c, int64_t ldc) {
+TT_TARGET_CLONES void gemm_ikj(int64_t m, int64_t n, int64_t k, const float* a, int64_t a_rs, int64_t a_cs,
+                               const float* b, int64_t b_rs, int64_t b_cs, float* c, int64_t ldc) {
   // BEGIN SOLUTION name="tinytorch::cpublas::gemm_ikj" lesson="2. Loop order and cache lines"
   for (int64_t i = 0; i < m; ++i) {
     float* c_i = c + i * ldc;
@@ -89,10 +89,11 @@ void pack_panel(const T* src, int64_t lane_stride, int64_t depth_stride, int64_t
 //   when accumulate is false, add to what is there when it is true (the later k blocks). No loop
 //   here may depend on anything but constants and kc: no branches inside the p loop. Put TT_UNROLL
 //   (acceleration_kernels.h) on the line before the i loop: GCC then unrolls it and keeps the sums in
-//   registers (without it, GCC -O3 leaves them in memory: ten times slower).
+//   registers (without it, GCC -O3 leaves them in memory: ten times slower). TT_TARGET_CLONES, given
+//   on the declaration, builds it for AVX-512 and AVX2 too (16 and 8 floats per instruction).
 //   Example: MR = NR = 1, kc = 2, a_panel = [1, 2], b_panel = [3, 4], c = [10], accumulate -> c = [21].
 template <typename T, int MR, int NR>
-void micro_kernel_generic(int64_t kc, const T* a_panel, const T* b_panel, T* c, int64_t ldc, bool accumulate) {
+TT_TARGET_CLONES void micro_kernel_generic(int64_t kc, const T* a_panel, const T* b_panel, T* c, int64_t ldc, bool accumulate) {
   // BEGIN SOLUTION name="tinytorch::cpublas::micro_kernel_generic" lesson="5. The micro-kernel and vectorisation"
   T sums[MR][NR] = {};
   for (int64_t p = 0; p < kc; ++p) {
