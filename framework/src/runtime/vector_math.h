@@ -63,10 +63,12 @@ inline float exp_float(float x) {
   p = p * r + 0.5f;
   p = p * r + 1.0f;
   p = p * r + 1.0f;
-  // 2^n as two factors 2^(n/2) 2^(n - n/2), each a normal float for |n| <= 254.
+  // 2^n as two factors 2^(n/2) 2^(n - n/2), each a normal float for |n| <= 254. The shifts are of
+  // unsigned values: for a NaN x, n_int is garbage (the result is NaN from p anyway), and shifting
+  // it as a signed int would be undefined behaviour.
   const int32_t half = n_int / 2;
-  const float scale_a = bits_to_float((half + 127) << 23);
-  const float scale_b = bits_to_float((n_int - half + 127) << 23);
+  const float scale_a = bits_to_float(static_cast<int32_t>(static_cast<uint32_t>(half + 127) << 23));
+  const float scale_b = bits_to_float(static_cast<int32_t>(static_cast<uint32_t>(n_int - half + 127) << 23));
   return p * scale_a * scale_b;
 }
 
