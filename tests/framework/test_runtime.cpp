@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <chrono>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -44,7 +45,7 @@ TEST_CASE("parallel_for covers the range exactly once, in chunks of at least gra
         });
         INFO("threads=" << threads << " range=" << range << " grain=" << grain);
         for (auto& count : visits) REQUIRE(count.load() == 1);
-        REQUIRE(chunks.load() <= threads);
+        REQUIRE(chunks.load() <= threads * torch::kParallelTasksPerThread);
         if (range > 0 && range < grain) REQUIRE(chunks.load() == 1);  // small work stays on one thread
       }
     }
@@ -75,6 +76,25 @@ TEST_CASE("parallel_for runs on several threads, never nests, and rethrows a tas
   std::atomic<int> total{0};
   torch::parallel_for(0, 10, 1, [&](int64_t begin, int64_t end) { total += static_cast<int>(end - begin); });
   REQUIRE(total.load() == 10);
+}
+
+TEST_CASE("parallel_for: a thread that runs slow does not hold up the others", "[parallel]") {
+  // A region makes a few chunks per thread, claimed as threads come free: while the worker sleeps
+  // in its first chunk (a core taken by another program), the caller's thread runs all the rest.
+  ThreadCountGuard guard;
+  torch::set_num_threads(2);
+  const int64_t items = 2 * torch::kParallelTasksPerThread;
+  std::atomic<int64_t> items_on_caller{0}, items_on_worker{0};
+  torch::parallel_for(0, items, 1, [&](int64_t begin, int64_t end) {
+    if (torch::get_thread_num() == 0) {
+      items_on_caller += end - begin;
+    } else {
+      items_on_worker += end - begin;
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+  });
+  REQUIRE(items_on_caller + items_on_worker == items);
+  REQUIRE(items_on_worker.load() <= 1);
 }
 
 TEST_CASE("parallel_for from two program threads at once: each range done once, no deadlock", "[parallel]") {

@@ -97,6 +97,33 @@ TEST_CASE("pooling handles unbatched inputs, ceil_mode, dilation and the 1d form
   CHECK(values(nn::AdaptiveAvgPool1d(2)(counting({1, 1, 5}))) == Values{2, 4});  // windows [0, 3) and [2, 5)
 }
 
+TEST_CASE("max pooling splits a large batch between threads with the same values, indices and gradients") {
+  // Above module 17's threshold (2^16 window taps) the batch is pooled in blocks of images, one
+  // block per task; an odd batch makes the blocks uneven. Pooling is exact, so 1 and 2 threads agree
+  // bit for bit, and the gradient of a sum of every output lands on each window's maximum.
+  const int saved_threads = torch::get_num_threads();
+  torch::manual_seed(3);
+  for (const Sizes& sizes : {Sizes{7, 16, 32, 32}, Sizes{64, 6, 28, 28}}) {
+    const Tensor x = torch::randn(sizes, torch::requires_grad());
+    std::vector<std::vector<Tensor>> results;
+    for (const int threads : {1, 2}) {
+      torch::set_num_threads(threads);
+      auto [out, indices] = torch::max_pool2d_with_indices(x, 2);
+      const Tensor grad = torch::autograd::grad({(out * out).sum()}, {x})[0];
+      results.push_back({out.detach(), indices, grad});
+    }
+    torch::set_num_threads(saved_threads);
+    INFO("sizes " << torch::IntArrayRef(sizes));
+    CHECK(torch::equal(results[0][0], results[1][0]));
+    CHECK(torch::equal(results[0][1], results[1][1]));
+    CHECK(torch::equal(results[0][2], results[1][2]));
+    // The last image's maximum is where its indices point (each block wrote its own images).
+    const int64_t last = sizes[0] - 1;
+    const Tensor plane_values = x.detach()[last].flatten(1).gather(1, results[1][1][last].flatten(1));
+    CHECK(torch::equal(plane_values, results[1][0][last].flatten(1)));
+  }
+}
+
 TEST_CASE("adaptive average pooling uses LibTorch's windows, and its gradient matches central differences") {
   // 5 -> 3: windows [0, 2), [1, 4), [3, 5) (floor(i L / n) to ceil((i + 1) L / n)).
   CHECK(values(torch::adaptive_avg_pool2d(counting({1, 1, 1, 5}), {1, 3})) == Values{1.5, 3, 4.5});

@@ -1,12 +1,16 @@
 #pragma once
 // Intra-op threads, as in LibTorch's ATen/Parallel.h: torch::set_num_threads(n), get_num_threads(),
-// and parallel_for(begin, end, grain_size, f) which splits [begin, end) into at most
-// get_num_threads() chunks and runs f(chunk_begin, chunk_end) on a small persistent thread pool.
+// and parallel_for(begin, end, grain_size, f) which splits [begin, end) into chunks and runs
+// f(chunk_begin, chunk_end) on a small persistent thread pool.
 //
 // When threads pay off: waking a second thread costs microseconds, so a kernel asks for threads only
 // above a measured work threshold (grain_size), and small work runs inline on the caller's thread.
 // Nested use never oversubscribes: inside a parallel region (or while another thread of the program
 // holds the pool) parallel_for runs its whole range inline.
+//
+// Chunks are claimed as threads come free, a few per thread (kParallelTasksPerThread): on a shared
+// or virtual machine one core often runs slower than the other for a while, and with one chunk per
+// thread the fast thread would wait for the slow one at the end of every region.
 //
 // The thread count starts at $OMP_NUM_THREADS when it is a positive integer (LibTorch's OpenMP build
 // honours it too), otherwise at std::thread::hardware_concurrency().
@@ -25,6 +29,9 @@ bool in_parallel_region();
 
 inline int64_t divup(int64_t x, int64_t y) { return (x + y - 1) / y; }
 
+// Chunks a parallel region makes per thread, at most (fewer when the grain size says so).
+constexpr int64_t kParallelTasksPerThread = 4;
+
 namespace detail {
 // Runs task(context, i) for i in [0, num_tasks) on the pool and the calling thread; returns when all
 // are done and rethrows the first exception a task threw.
@@ -37,8 +44,8 @@ void parallel_for(int64_t begin, int64_t end, int64_t grain_size, const F& f) {
   if (begin >= end) return;
   const int64_t range = end - begin;
   const int64_t max_tasks = grain_size > 0 ? divup(range, grain_size) : range;
-  const int64_t num_tasks = std::min<int64_t>(get_num_threads(), max_tasks);
-  if (num_tasks <= 1 || in_parallel_region()) {
+  const int64_t num_tasks = std::min<int64_t>(get_num_threads() * kParallelTasksPerThread, max_tasks);
+  if (get_num_threads() <= 1 || num_tasks <= 1 || in_parallel_region()) {
     f(begin, end);
     return;
   }

@@ -2,6 +2,7 @@
 // These are given code on purpose: the tests check the learner's results with them, so they must
 // not depend on any learner-written function.
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <numeric>
 #include <type_traits>
@@ -23,6 +24,11 @@ void copy_elements(const Tensor& dst, const Tensor& src) {
     const Src* src_data = static_cast<const Src*>(src.data_ptr());
     if constexpr (std::is_same_v<Dst, Src>) {
       std::memcpy(dst_data, src_data, static_cast<size_t>(dst.numel()) * sizeof(Dst));
+    } else if constexpr (std::is_same_v<Src, bool>) {
+      // A bool tensor's bytes are 0 or 1: read as uint8_t, the loop vectorises (GCC vectorises no
+      // load of bool), which matters for ReLU's backward mask, grad * (out > 0).
+      const auto* bytes = reinterpret_cast<const uint8_t*>(src_data);
+      for (int64_t i = 0, n = dst.numel(); i < n; ++i) dst_data[i] = static_cast<Dst>(bytes[i]);
     } else {
       for (int64_t i = 0, n = dst.numel(); i < n; ++i) dst_data[i] = static_cast<Dst>(src_data[i]);
     }

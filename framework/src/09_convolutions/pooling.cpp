@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <ostream>
 
+#include "runtime/fast_kernels.h"
 #include "tinytorch/spatial_kernels.h"
 #include "tinytorch/dispatch.h"
 #include "tinytorch/derivative.h"
@@ -130,6 +131,17 @@ Tensor unbatched_like(const Tensor& result, const Tensor& input) {
   return input.dim() == 3 ? result.squeeze(0) : result;
 }
 
+// The kernels a build runs: module 17's (your loops, the batch split between threads) when the build
+// has it, else your loops.
+std::tuple<Tensor, Tensor> max_pool2d_kernel(const Tensor& input, const native::Pool2dGeometry& g) {
+  if (const auto fast = detail::fast_kernels().max_pool2d) return fast(input, g);
+  return native::max_pool2d_loops(input, g);
+}
+Tensor max_pool2d_backward_kernel(const Tensor& grad_output, const Tensor& indices, const native::Pool2dGeometry& g) {
+  if (const auto fast = detail::fast_kernels().max_pool2d_backward) return fast(grad_output, indices, g);
+  return native::max_pool2d_backward_loops(grad_output, indices, g);
+}
+
 // out = the maximum of each window: its gradient goes to that maximum only (saved indices).
 const RegisterDerivative max_pool2d_derivative("max_pool2d_with_indices", {
     "MaxPool2DWithIndicesBackward0",
@@ -139,7 +151,7 @@ const RegisterDerivative max_pool2d_derivative("max_pool2d_with_indices", {
     },
     [](const BackwardContext& ctx) -> tensor_list {
       const native::Pool2dGeometry g = geometry_from(ctx.saved_sizes(0), ctx.grad().sizes(), ctx.attributes);
-      return {native::max_pool2d_backward_loops(ctx.grad().contiguous(), ctx.saved(0), g), Tensor()};
+      return {max_pool2d_backward_kernel(ctx.grad().contiguous(), ctx.saved(0), g), Tensor()};
     }});
 
 // out = sum of each window / divisor: every input of the window gets grad / divisor.
@@ -216,7 +228,7 @@ std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& self, IntArrayR
   check_pool_input(self, "max_pool2d");
   const Tensor input = batched(self).contiguous();
   const native::Pool2dGeometry g = pool_geometry(input.sizes(), args);
-  auto [output, indices] = native::max_pool2d_loops(input, g);
+  auto [output, indices] = max_pool2d_kernel(input, g);
   PoolAttributes attributes(g);
   static OpHandle max_pool2d_with_indices_op("max_pool2d_with_indices");
   record_op(max_pool2d_with_indices_op, {input, indices}, {output}, attributes.attributes);

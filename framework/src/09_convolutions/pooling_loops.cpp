@@ -22,6 +22,8 @@ namespace native {
 //   inside the image. On a tie keep the first position met (row by row); a NaN wins (LibTorch
 //   propagates it). Write output[n][c][y][x] and indices[n][c][y][x] = row W + column.
 //   Example: 1..16 as a 4 x 4 image, kernel 2, stride 2 -> [[6, 8], [14, 16]], indices [[5, 7], [13, 15]].
+//   Once module 17 is in your build, large batches reach this function (and the backward below) in
+//   blocks of images, from several threads at once: keep every variable local (no `static`).
 std::tuple<Tensor, Tensor> max_pool2d_loops(const Tensor& input, const Pool2dGeometry& g) {
   Tensor output = empty({g.batch, g.channels, g.out_h, g.out_w}, input.options());
   Tensor indices = empty({g.batch, g.channels, g.out_h, g.out_w}, input.options().dtype(kLong));

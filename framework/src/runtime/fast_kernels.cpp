@@ -28,6 +28,8 @@ void install_fast_kernels(const FastKernels& kernels) {
   if (kernels.bmm) t.bmm = kernels.bmm;
   if (kernels.conv2d) t.conv2d = kernels.conv2d;
   if (kernels.conv2d_backward) t.conv2d_backward = kernels.conv2d_backward;
+  if (kernels.max_pool2d) t.max_pool2d = kernels.max_pool2d;
+  if (kernels.max_pool2d_backward) t.max_pool2d_backward = kernels.max_pool2d_backward;
   if (kernels.im2col) t.im2col = kernels.im2col;
   if (kernels.col2im) t.col2im = kernels.col2im;
   if (kernels.int8_gemm) t.int8_gemm = kernels.int8_gemm;

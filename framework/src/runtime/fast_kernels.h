@@ -42,6 +42,10 @@ struct FastKernels {
   std::tuple<Tensor, Tensor, Tensor> (*conv2d_backward)(const Tensor& grad_output, const Tensor& input,
                                                         const Tensor& weight, const native::Conv2dParams& params,
                                                         const std::array<bool, 3>& output_mask) = nullptr;
+  // Same contracts as native::max_pool2d_loops and native::max_pool2d_backward_loops.
+  std::tuple<Tensor, Tensor> (*max_pool2d)(const Tensor& input, const native::Pool2dGeometry& g) = nullptr;
+  Tensor (*max_pool2d_backward)(const Tensor& grad_output, const Tensor& indices,
+                                const native::Pool2dGeometry& g) = nullptr;
   // torch::im2col / col2im on a contiguous floating batch: columns (N, C kh kw, OH OW) from images
   // (N, C, H, W), and back (col2im adds overlapping taps). Only g's image, kernel, stride, padding,
   // dilation and output sizes are read (g.batch = N).

@@ -4,9 +4,16 @@
 // caller works on the same job; tasks are claimed with one atomic counter, so fast threads take
 // more. Only one region runs at a time: a second program thread that arrives meanwhile runs its
 // range inline instead of queueing behind (never more busy threads than get_num_threads()).
+//
+// Waking a sleeping thread is a system call on each side (tens of microseconds on a VM), and a
+// training step runs regions back to back with short serial stretches between them. So a worker
+// that finishes a job, and a caller that waits for its workers, first spin for kSpinBeforeSleep
+// on an atomic, and only then sleep on a condition variable, as OpenMP's runtime (GOMP_SPINCOUNT)
+// which LibTorch uses does.
 #include <pthread.h>
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdlib>
 #include <exception>
@@ -23,6 +30,23 @@
 
 namespace tinytorch {
 namespace {
+
+// Long enough to bridge the serial stretches between a training step's regions, short enough that
+// an idle program soon stops burning a core.
+constexpr std::chrono::microseconds kSpinBeforeSleep{1000};
+
+// Spins until done() or kSpinBeforeSleep has passed; true when done() held.
+template <class Done>
+bool spin_until(const Done& done) {
+  const auto deadline = std::chrono::steady_clock::now() + kSpinBeforeSleep;
+  for (unsigned i = 1;; ++i) {
+    if (done()) return true;
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+    if (i % 64 == 0 && std::chrono::steady_clock::now() >= deadline) return false;
+  }
+}
 
 thread_local bool t_in_parallel_region = false;
 thread_local int t_thread_num = 0;
@@ -71,15 +95,18 @@ class ThreadPool {
       context_ = context;
       num_tasks_ = num_tasks;
       next_task_.store(0);
-      unfinished_ = num_tasks;
+      unfinished_.store(num_tasks);
       error_ = nullptr;
-      ++generation_;
+      generation_.store(generation_.load() + 1, std::memory_order_release);
     }
     wake_.notify_all();
-    const int64_t finished = work_on_current_job();
-    std::unique_lock<std::mutex> lock(mutex_);
-    unfinished_ -= finished;
-    done_.wait(lock, [this] { return unfinished_ == 0 && active_workers_ == 0; });
+    work_on_current_job();
+    const auto all_done = [this] { return unfinished_.load(std::memory_order_acquire) == 0; };
+    if (!spin_until(all_done)) {
+      std::unique_lock<std::mutex> lock(mutex_);
+      done_.wait(lock, all_done);
+    }
+    std::lock_guard<std::mutex> lock(mutex_);
     if (error_) std::rethrow_exception(error_);
   }
 
@@ -100,24 +127,23 @@ class ThreadPool {
     t_thread_num = thread_num;
     uint64_t seen_generation = 0;
     for (;;) {
+      spin_until([&] { return generation_.load(std::memory_order_acquire) != seen_generation; });
       {
         std::unique_lock<std::mutex> lock(mutex_);
-        wake_.wait(lock, [&] { return stopping_ || generation_ != seen_generation; });
+        wake_.wait(lock, [&] { return stopping_ || generation_.load() != seen_generation; });
         if (stopping_) return;
-        seen_generation = generation_;
+        seen_generation = generation_.load();
         ++active_workers_;
       }
-      const int64_t finished = work_on_current_job();
+      work_on_current_job();
       std::lock_guard<std::mutex> lock(mutex_);
-      unfinished_ -= finished;
-      --active_workers_;
-      if (unfinished_ == 0 && active_workers_ == 0) done_.notify_all();
+      if (--active_workers_ == 0) done_.notify_all();
     }
   }
 
-  // Claims and runs tasks of the current job until none is left; returns how many it ran.
-  int64_t work_on_current_job() {
-    int64_t finished = 0;
+  // Claims and runs tasks of the current job until none is left. A caller that stopped spinning is
+  // woken by the last worker to leave the job (worker_loop), after every task it ran is counted.
+  void work_on_current_job() {
     for (int64_t index = next_task_.fetch_add(1); index < num_tasks_; index = next_task_.fetch_add(1)) {
       try {
         task_(context_, index);
@@ -125,9 +151,8 @@ class ThreadPool {
         std::lock_guard<std::mutex> lock(mutex_);
         if (!error_) error_ = std::current_exception();
       }
-      ++finished;
+      unfinished_.fetch_sub(1, std::memory_order_acq_rel);
     }
-    return finished;
   }
 
   std::vector<std::thread> workers_;
@@ -136,12 +161,12 @@ class ThreadPool {
   std::condition_variable wake_;
   std::condition_variable done_;
   bool stopping_ = false;
-  uint64_t generation_ = 0;
+  std::atomic<uint64_t> generation_{0};  // written under mutex_, read by spinning workers without it
   void (*task_)(void*, int64_t) = nullptr;
   void* context_ = nullptr;
   int64_t num_tasks_ = 0;  // written only while no worker is active
   std::atomic<int64_t> next_task_{0};
-  int64_t unfinished_ = 0;
+  std::atomic<int64_t> unfinished_{0};  // tasks of the current job not yet done
   int active_workers_ = 0;
   std::exception_ptr error_;
 };

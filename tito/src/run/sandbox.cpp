@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <grp.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -77,6 +78,10 @@ struct PreparedExec {
   std::string tmp_target, run_target, proc_target;
   std::string scratch_options;
   std::string working_dir;
+  // RLIMIT_CPU. CPU time counts every thread: a run that keeps all cores busy (the thread pool's
+  // workers, which also spin briefly between parallel regions) spends that many CPU seconds per
+  // second, and must not be stopped before its wall-clock limit.
+  long cpu_seconds = 0;
 };
 
 // "\040" in /proc/self/mountinfo stands for a space, and so on.
@@ -186,6 +191,8 @@ void prepare_read_only_host(PreparedExec& exec) {
 
 PreparedExec prepare_exec(const SandboxSpec& spec) {
   PreparedExec exec;
+  const long cores = std::max(1u, std::thread::hardware_concurrency());
+  exec.cpu_seconds = static_cast<long>(std::ceil(spec.time_limit_s)) * cores + 2;
   exec.argv_storage = spec.argv;
   for (auto& arg : exec.argv_storage) exec.argv.push_back(arg.data());
   exec.argv.push_back(nullptr);
@@ -285,10 +292,10 @@ void set_limit(int resource, rlim_t soft, rlim_t hard) {
   setrlimit(resource, &limit);
 }
 
-void set_limits(const SandboxSpec& spec) {
+void set_limits(const SandboxSpec& spec, const PreparedExec& exec) {
   set_limit(RLIMIT_CORE, 0, 0);
   // CPU time is only a backstop for the parent's wall-clock limit (e.g. if tito itself is stopped).
-  auto cpu_seconds = static_cast<rlim_t>(std::ceil(spec.time_limit_s)) + 2;
+  auto cpu_seconds = static_cast<rlim_t>(exec.cpu_seconds);
   set_limit(RLIMIT_CPU, cpu_seconds, cpu_seconds + 1);
   if (spec.limit_address_space && spec.memory_limit_mb > 0) {
     auto bytes = static_cast<rlim_t>(spec.memory_limit_mb) * 1024 * 1024;
@@ -401,7 +408,7 @@ void default_usr1() { signal(SIGUSR1, SIG_DFL); }
   struct __user_cap_data_struct none[2] = {};
   if (syscall(SYS_capset, &header, none) != 0) setup_failed("drop capabilities");
   if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) setup_failed("set no_new_privs");
-  set_limits(spec);
+  set_limits(spec, exec);
   if (!exec.working_dir.empty() && chdir(exec.working_dir.c_str()) != 0) setup_failed("enter the working folder");
   execve(exec.argv[0], exec.argv.data(), exec.envp.data());
   say("tito sandbox: could not execute the test program\n");
@@ -460,7 +467,7 @@ void default_usr1() { signal(SIGUSR1, SIG_DFL); }
     // The kernel forbids the namespaces: today's behaviour (confinement_works tells tito so).
   }
   try_cut_network(exec);
-  set_limits(spec);
+  set_limits(spec, exec);
   if (!exec.working_dir.empty() && chdir(exec.working_dir.c_str()) != 0) _exit(126);
   execve(exec.argv[0], exec.argv.data(), exec.envp.data());
   say("tito sandbox: could not execute the test program\n");
