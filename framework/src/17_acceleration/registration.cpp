@@ -51,10 +51,10 @@ Tensor fold_columns(const Tensor& columns, const Conv2dGeometry& g) {
   return images;
 }
 
-// Max pooling's images are independent, and on a thread of its own its loop is a serial stretch of
-// a training step (LeNet-5's pooling takes as long as its second convolution). Above this many window
-// taps the learner's module 09 loops run on blocks of whole images, one block per thread, as
-// LibTorch splits its pooling over planes; each block's result is copied into place.
+// Max pooling's images are independent, and left on one thread its loop is a serial stretch of a
+// training step (12% of LeNet-5's on two threads). Above this many window taps the learner's module
+// 09 loops run on blocks of whole images (parallel_for's few per thread), as LibTorch splits its
+// pooling over planes; each block's result is copied into place.
 constexpr int64_t kPoolParallelThreshold = int64_t{1} << 16;
 
 bool pool_in_threads(const Pool2dGeometry& g) {
