@@ -38,14 +38,22 @@ namespace detail {
 void run_parallel_tasks(int64_t num_tasks, void (*task)(void* context, int64_t index), void* context);
 }  // namespace detail
 
+// The number of chunks parallel_for makes of a range of `range` items (range > 0) with this grain
+// size: 1 when it would run the range inline on the caller's thread (one thread, inside a parallel
+// region, or too little work). For a kernel that keeps one scratch or partial result per chunk.
+inline int64_t parallel_task_count(int64_t range, int64_t grain_size) {
+  if (get_num_threads() <= 1 || in_parallel_region()) return 1;
+  const int64_t max_tasks = grain_size > 0 ? divup(range, grain_size) : range;
+  return std::max<int64_t>(1, std::min<int64_t>(get_num_threads() * kParallelTasksPerThread, max_tasks));
+}
+
 // f(chunk_begin, chunk_end) over [begin, end) in chunks of at least grain_size elements.
 template <class F>
 void parallel_for(int64_t begin, int64_t end, int64_t grain_size, const F& f) {
   if (begin >= end) return;
   const int64_t range = end - begin;
-  const int64_t max_tasks = grain_size > 0 ? divup(range, grain_size) : range;
-  const int64_t num_tasks = std::min<int64_t>(get_num_threads() * kParallelTasksPerThread, max_tasks);
-  if (get_num_threads() <= 1 || num_tasks <= 1 || in_parallel_region()) {
+  const int64_t num_tasks = parallel_task_count(range, grain_size);
+  if (num_tasks <= 1) {
     f(begin, end);
     return;
   }

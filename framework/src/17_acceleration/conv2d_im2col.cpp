@@ -174,9 +174,8 @@ std::tuple<Tensor, Tensor, Tensor> conv2d_backward_im2col(const Tensor& grad_out
     // and bias gradients sum over every chunk, so each task after the first adds into its own
     // partial sums, added to the totals at the end in task order (the same result on every run).
     const int64_t chunks = (batch + chunk - 1) / chunk;
-    const bool threaded = batch * out_channels * K * positions >= cpublas::kGemmParallelThreshold &&
-                          get_num_threads() > 1 && !in_parallel_region();
-    const int64_t tasks = threaded ? std::min<int64_t>(get_num_threads() * kParallelTasksPerThread, chunks) : 1;
+    const bool threaded = batch * out_channels * K * positions >= cpublas::kGemmParallelThreshold;
+    const int64_t tasks = threaded ? parallel_task_count(chunks, 1) : 1;
     std::vector<Tensor> partial_weight(tasks), partial_bias(tasks);
     for (int64_t t = 1; t < tasks; ++t) {
       if (output_mask[1]) partial_weight[t] = zeros(weight.sizes(), weight.options());

@@ -58,8 +58,8 @@ Tensor fold_columns(const Tensor& columns, const Conv2dGeometry& g) {
 constexpr int64_t kPoolParallelThreshold = int64_t{1} << 16;
 
 bool pool_in_threads(const Pool2dGeometry& g) {
-  return g.batch > 1 && tinytorch::get_num_threads() > 1 && !tinytorch::in_parallel_region() &&
-         g.batch * g.channels * g.out_h * g.out_w * g.kernel_h * g.kernel_w >= kPoolParallelThreshold;
+  return g.batch * g.channels * g.out_h * g.out_w * g.kernel_h * g.kernel_w >= kPoolParallelThreshold &&
+         tinytorch::parallel_task_count(g.batch, 1) > 1;
 }
 
 // Images [first, first + count) of a contiguous batch, as a view that records nothing.

@@ -97,7 +97,7 @@ class ThreadPool {
       next_task_.store(0);
       unfinished_.store(num_tasks);
       error_ = nullptr;
-      generation_.store(generation_.load() + 1, std::memory_order_release);
+      generation_.fetch_add(1, std::memory_order_release);
     }
     wake_.notify_all();
     work_on_current_job();
