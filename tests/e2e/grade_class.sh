@@ -114,9 +114,9 @@ step "the HTML report: overview with SVG charts, a page per learner"
 grep -q '<svg' grades/report/index.html || fail "no chart"
 grep -q 'relu left for later' grades/report/learners/bob.html || fail "bob's page lacks his failure"
 
-step "a rerun reuses every unchanged result; a changed learner is rebuilt"
+step "a rerun that keeps the seed reuses every unchanged result; a changed learner is rebuilt"
 put bob 'throw std::runtime_error("still later");'
-"$TITO" grade class --out grades --modules 02 -j 2 --time-limit 5 >out.txt 2>&1 || fail "rerun"
+"$TITO" grade class --out grades --modules 02 -j 2 --time-limit 5 --keep-seed >out.txt 2>&1 || fail "rerun"
 grep -q "(1 module results rebuilt, 6 reused from the cache" out.txt || { cat out.txt; fail "cache not reused"; }
 
 step "tito instructor report"

@@ -10,6 +10,8 @@
 #   hardcoder   relu looks its answers up in a table recorded from the public-seed tests: it passes
 #               `tito module test` but not the grading run's secret seed
 #   thrower     a static initialiser throws: the start-up failure is reported once, with its reason
+#   leaker      prints the secret seed into its report (a crash's output): the report shows
+#               "[grading seed]", and the next grading draws another seed anyway
 # Every forged case scores 0; the honest learner keeps 100. Needs: TITO, TINYTORCH_SOURCE_DIR, TINYTORCH_BUILD_DIR.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/learner_env.bash"
@@ -34,13 +36,13 @@ for m in json.load(open(os.path.join(src, "curriculum/curriculum.json")))["modul
 PY
 
 step "the reference's transcript on the public seed (what a forger can record at home)"
-TITO_EVENTS_FILE="$SCRATCH/public_events.jsonl" "$reference_tests" -o /dev/null >/dev/null 2>&1 || fail "the reference tests fail"
+TITO_EVENTS_FD=3 "$reference_tests" -o /dev/null 3>>"$SCRATCH/public_events.jsonl" >/dev/null 2>&1 || fail "the reference tests fail"
 grep -q '"event":"observed"' public_events.jsonl || fail "the helpers recorded no observations"
 grep -q '"event":"run_end"' public_events.jsonl || fail "no run_end in the public transcript"
 
 step "building the class"
 mkdir class
-for learner in honest forger replayer scribbler boaster quitter hardcoder thrower; do cp -a base "class/$learner"; done
+for learner in honest forger replayer scribbler boaster quitter hardcoder thrower leaker; do cp -a base "class/$learner"; done
 python3 - "$SCRATCH" "$TINYTORCH_SOURCE_DIR/curriculum/02_activations/tests/test_activations.cpp" <<'PY'
 import json, re, sys
 scratch, tests = sys.argv[1], sys.argv[2]
@@ -59,9 +61,13 @@ writer = r'''
 #include <unistd.h>
 namespace {
 void forge_events(const char* text) {
-  const std::string name = std::string("TITO_") + "EVENTS_" + "FI" + "LE";
-  if (const char* path = std::getenv(name.c_str())) {
-    if (std::FILE* file = std::fopen(path, "a")) { std::fputs(text, file); std::fclose(file); }
+  const std::string name = std::string("TITO_") + "EVENTS_" + "F" + "D";
+  if (const char* fd = std::getenv(name.c_str())) {
+    for (std::size_t at = 0, size = std::string(text).size(); at < size;) {
+      const ssize_t n = write(std::atoi(fd), text + at, size - at);
+      if (n <= 0) break;
+      at += static_cast<std::size_t>(n);
+    }
     _exit(0);
   }
 }
@@ -81,7 +87,7 @@ prepend("boaster", r'''
 #include <unistd.h>
 namespace {
 const int boast = [] {
-  if (std::getenv("TITO_EVENTS_FILE")) {
+  if (std::getenv("TITO_EVENTS_FD")) {
     std::printf("===============================================================================\n"
                 "All tests passed (150 assertions in 20 test cases)\n");
     std::fflush(stdout);
@@ -104,7 +110,11 @@ PY
 put() { perl -0pi -e "s|(// BEGIN SOLUTION name=\"tinytorch::native::relu\"[^\n]*\n)|\$1  $2\n|" "class/$1/$acts"; }
 put quitter 'std::exit(0);'
 put scribbler 'scribble();'
+# The leaker prints the secret seed where its report shows it (a crash's output), hoping to replay a
+# transcript computed for it at the next grading.
+put leaker 'std::printf("the seed is %s\\n", std::getenv("TITO_GRADING_SEED")); std::fflush(stdout); __builtin_trap();'
 sed -i '1i #include <cstdlib>' "class/quitter/$acts"
+sed -i '1i #include <cstdio>\n#include <cstdlib>' "class/leaker/$acts"
 
 step "the hard-coder: every relu call of the public-seed tests recorded, then answered from that table"
 # The recorder is the reference with relu logging what it was given and what it gave back; its test
@@ -209,10 +219,16 @@ hard_binary=$(find grades/work/hardcoder/build -maxdepth 1 -type f -perm -u+x | 
 mkdir hard_run && (cd hard_run && "$SCRATCH/$hard_binary" "[relu]" -o /dev/null >/dev/null 2>&1) \
   || fail "the hard-coder fails its relu tests on the public seed too (the test proves nothing)"
 
-step "a re-grade with nothing changed reuses every result, and keeps the seed"
+step "the seed never reaches a report, though the leaker printed it"
 seed=$(cat grades/cache/grading_seed)
+grep -q "the seed is \[grading seed\]" grades/grades.json || fail "the leaker's output is not in its report (the check below proves nothing)"
+for report in grades/grades.json grades/grades.csv grades/report/index.html grades/report/learners/*.html; do
+  ! grep -q "$seed" "$report" || fail "$report holds the secret seed"
+done
+
+step "a re-grade with --keep-seed and nothing changed reuses every result, and keeps the seed"
 start=$(date +%s%N)
-run 0 "$TITO" grade class --out grades --modules 02 -j 2 --time-limit 20
+run 0 "$TITO" grade class --out grades --modules 02 -j 2 --time-limit 20 --keep-seed
 elapsed_ms=$(( ($(date +%s%N) - start) / 1000000 ))
 grep -q "0 module results rebuilt" "$OUT" || fail "the re-grade rebuilt something"
 [[ $(cat grades/cache/grading_seed) == "$seed" ]] || fail "the seed changed"
@@ -224,9 +240,9 @@ if within_bound "the re-grade's time"; then
 fi
 [[ ! -d grades/cache/reference/02_activations/run ]] || fail "the reference's run folder was left on disk"
 
-step "--new-seed draws another seed and grades again: the same scores"
-run 0 "$TITO" grade class --out grades --modules 02 -j 2 --time-limit 20 --new-seed
-[[ $(cat grades/cache/grading_seed) != "$seed" ]] || fail "--new-seed kept the seed"
+step "every other grading draws another seed and grades again: the same scores"
+run 0 "$TITO" grade class --out grades --modules 02 -j 2 --time-limit 20
+[[ $(cat grades/cache/grading_seed) != "$seed" ]] || fail "a re-grade kept the seed"
 [[ $(row honest) == honest,100,100,100,* ]] || fail "the honest learner lost points with a new seed: $(row honest)"
 [[ $(row replayer) == replayer,0,0,100,* ]] || fail "the replayer earned points with a new seed: $(row replayer)"
 echo "PASSED"

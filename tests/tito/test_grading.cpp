@@ -58,7 +58,7 @@ GradingRun two_learner_run() {
   alice.id = "alice";
   alice.submission = "alice";
   alice.graded = true;
-  ModuleGrade module{"01", "graded", "", 7, 10, false, 1.5, {}};
+  ModuleGrade module{"01", "graded", "", 7, 10, false, 1.5, {}, {}};
   module.cases = {{"adds", 7, 7, "passed", "", 3}, {"multiplies", 3, 0, "failed", "matmul.cpp:9: c == 6 - got 5, expected 6", 2}};
   alice.modules = {module};
   LearnerGrade eve;
@@ -66,7 +66,7 @@ GradingRun two_learner_run() {
   eve.submission = "eve.tar.gz";
   eve.graded = false;
   eve.reason = "archive rejected: entry '../x' has a '..' component";
-  eve.modules = {{"01", "not graded", eve.reason, 0, 10, false, 0, {{"adds", 7, 0, "not graded", eve.reason, 0}}}};
+  eve.modules = {{"01", "not graded", eve.reason, 0, 10, false, 0, {{"adds", 7, 0, "not graded", eve.reason, 0}}, {}}};
   run.learners = {alice, eve};
   return run;
 }
@@ -170,6 +170,42 @@ TEST_CASE("grades.csv has a row per learner and a column per module, safe for sp
   CHECK(csv.find("alice,7,7,10,graded\n") != std::string::npos);
   // A learner id that looks like a formula is defused and quoted.
   CHECK(csv.find("\"'=HYPERLINK(\"\"x\"\")\",0,0,10,not graded: archive rejected") != std::string::npos);
+}
+
+TEST_CASE("a CSV cell a spreadsheet would read as a formula after a TAB, a CR or spaces is defused too",
+          "[grading][reports]") {
+  ScratchFolder scratch;
+  GradingRun run = two_learner_run();
+  run.learners[0].id = "\t=cmd|' /C calc'!A0";
+  run.learners[1].id = "  +1+1";
+  write_grades_csv(run, scratch.root / "grades.csv");
+  const std::string csv = read_file(scratch.root / "grades.csv");
+  CHECK(csv.find("\n'\t=cmd|' /C calc'!A0,") != std::string::npos);
+  CHECK(csv.find("\n'  +1+1,") != std::string::npos);
+}
+
+TEST_CASE("learners whose ids differ only in characters a file name cannot hold get pages of their own",
+          "[grading][reports]") {
+  ScratchFolder scratch;
+  GradingRun run = two_learner_run();
+  run.learners[0].id = "vic~tim";
+  run.learners[1] = run.learners[0];
+  run.learners[1].id = "vic_tim";
+  run.learners[1].modules[0].cases[1].message = "only the message of vic_tim";
+  write_html_report(run, scratch.root / "report");
+  std::vector<std::string> pages;
+  for (const auto& entry : fs::directory_iterator(scratch.root / "report" / "learners")) pages.push_back(entry.path().filename().string());
+  REQUIRE(pages.size() == 2);
+  CHECK(read_file(scratch.root / "report" / "learners" / "vic_tim.html").find("only the message of vic_tim") != std::string::npos);
+
+  // An id chosen to be another's hashed page name does not take that page either.
+  const std::string hashed = pages[0] == "vic_tim.html" ? pages[1] : pages[0];
+  run.learners[1].id = hashed.substr(0, hashed.size() - 5);
+  fs::remove_all(scratch.root / "report");
+  write_html_report(run, scratch.root / "report");
+  int count = 0;
+  for (const auto& entry : fs::directory_iterator(scratch.root / "report" / "learners")) count += entry.is_regular_file() ? 1 : 0;
+  CHECK(count == 2);
 }
 
 TEST_CASE("grades.json round-trips and class statistics summarise it", "[grading][reports]") {

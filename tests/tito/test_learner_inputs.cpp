@@ -76,7 +76,7 @@ TEST_CASE("every report survives names and messages with invalid UTF-8", "[gradi
   eve.submission = kBadName + ".tar.gz";
   eve.graded = true;
   eve.flags = {"modules/01_tensor/\xff.cpp is not a learner file"};
-  ModuleGrade module{"01", "build failed", "matmul.cpp:1: error: stray '\\377' \xff\xfe in program", 0, 10, false, 1, {}};
+  ModuleGrade module{"01", "build failed", "matmul.cpp:1: error: stray '\\377' \xff\xfe in program", 0, 10, false, 1, {}, {}};
   module.cases = {{"adds \xfe", 10, 0, "build failed", "message \xff", 0}};
   eve.modules = {module};
   run.learners = {eve};
@@ -218,4 +218,46 @@ TEST_CASE("a confined learner build that includes a file outside the public head
   CHECK(report.refused_includes[0] == "sum.cpp includes " + secret.string());
   CHECK(report.build_log.find("forty-two") == std::string::npos);
   CHECK(report.build_log.find("refused") != std::string::npos);
+}
+
+TEST_CASE("a confined learner build that defines what belongs to the harness or the runtime is refused before it runs",
+          "[grading][symbols][run]") {
+  const Toolchain toolchain = load_toolchain(TITO_BUILD_DIR);
+  Scratch scratch;
+  const fs::path fixture = fs::path(TITO_TESTS_DATA_DIR) / "run_incremental";
+  fs::copy(fixture, scratch.root / "module", fs::copy_options::recursive);
+  scratch.write("public/fx/helper.h", "");
+  ModuleTestRequest request;
+  request.module = "fx";
+  request.learner_dirs["fx"] = scratch.root / "module" / "learner";
+  request.test_sources = {scratch.root / "module" / "tests" / "test_incremental.cpp"};
+  request.build_dir = scratch.root / "build";
+  request.time_limit_s = 10;
+  request.learner_include_dirs = {scratch.root / "public"};
+
+  // Helpers of the learner's own, in any namespace, are fine.
+  std::ofstream(scratch.root / "module" / "learner" / "product.cpp", std::ios::app)
+      << "int helper_of_mine(int a) { return a + 1; }\nnamespace incremental { int twice(int a) { return 2 * a; } }\n";
+  TestReport report = run_module_tests(toolchain, request);
+  INFO(report.build_log);
+  CHECK(report.build_ok);
+  CHECK(report.refused_definitions.empty());
+
+  // A C function of the runtime (it would replace libc's everywhere), a piece of the harness, and a
+  // function of the runtime's C++ library.
+  std::ofstream(scratch.root / "module" / "learner" / "sum.cpp", std::ios::app)
+      << "extern \"C\" long write(int, const void*, unsigned long) { return 0; }\n"
+      << "namespace Catch { int forged_listener = 1; }\n"
+      << "namespace std { void terminate() noexcept { for (;;) {} } }\n";
+  report = run_module_tests(toolchain, request);
+  CHECK_FALSE(report.build_ok);
+  std::string refused;
+  for (const auto& line : report.refused_definitions) refused += line + "\n";
+  INFO(refused);
+  CHECK(refused.find("sum.cpp defines `write`, a C name") != std::string::npos);
+  CHECK(refused.find("sum.cpp defines `Catch::forged_listener`, a part of the test harness") != std::string::npos);
+  CHECK(refused.find("sum.cpp defines `std::terminate()`, which the C or C++ runtime library defines") != std::string::npos);
+  CHECK(refused.find("helper_of_mine") == std::string::npos);
+  CHECK(report.build_log.rfind("refused:", 0) == 0);
+  for (const auto& c : report.cases) CHECK(c.status == CaseStatus::NotRun);  // nothing ran
 }

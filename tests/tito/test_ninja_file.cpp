@@ -85,3 +85,21 @@ TEST_CASE("a milestone build reaches its highest learner module, or everything o
   CHECK(plan.reference_solution_libs.size() == 8);
   CHECK(plan.module_link_flags == std::vector<std::string>{"-Wl,-u,engine_registration"});
 }
+
+TEST_CASE("the test harness is linked whole and before any learner object", "[ninja]") {
+  const Toolchain toolchain = toolchain_with_modules_01_to_08();
+  LearnerDir learner;
+  ModuleTestRequest request;
+  request.module = "03";
+  request.learner_dirs = {{"03", learner.path}};
+  const std::string text = ninja_file_text(toolchain, plan_module_build(toolchain, request));
+  // The link rule puts $harness before $in (the tests and the learner's objects).
+  const auto rule = text.find("command = $cxx -o $out $harness $in $libs");
+  CHECK(rule != std::string::npos);
+  const auto harness = text.find("harness = -Wl,--whole-archive /lib/catch_main.a -Wl,--no-whole-archive");
+  CHECK(harness != std::string::npos);
+  // ... and it is not also an archive in the library group, where a learner's definition would win.
+  const auto libs = text.find("libs = ");
+  REQUIRE(libs != std::string::npos);
+  CHECK(text.find("/lib/catch_main.a", libs) == std::string::npos);
+}

@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -281,4 +282,52 @@ TEST_CASE("SIGUSR1 sent to the pid on_start gives reaches a confined program (ho
   CHECK(sent);
   CHECK_FALSE(result.timed_out);
   CHECK(read_all(spec.output_file) == "asked\n");
+}
+
+TEST_CASE("files tito hands a program are descriptors it opened, never a link the program left", "[run][sandbox]") {
+  fs::path dir = scratch_dir("descriptors");
+  const fs::path victim = dir / "victim.txt";
+  std::ofstream(victim) << "untouched\n";
+  fs::create_directories(dir / "control");
+  SandboxSpec spec = shell("echo to-events >&3; echo to-output", dir);
+  spec.output_file = dir / "control" / "output.txt";
+  spec.descriptor_files[3] = dir / "control" / "events.txt";
+  SandboxResult result = sandboxed_run(spec);
+  CHECK(result.exit_code == 0);
+  CHECK(read_all(dir / "control" / "events.txt") == "to-events\n");
+  CHECK(read_all(spec.output_file) == "to-output\n");
+
+  // A link where tito's file should be (as learner code could leave in a folder it can write) is
+  // refused, not written through.
+  fs::remove(spec.output_file);
+  fs::create_symlink(victim, spec.output_file);
+  result = sandboxed_run(spec);
+  CHECK_FALSE(result.started);
+  CHECK(result.error.find("cannot create") != std::string::npos);
+  fs::remove(spec.output_file);
+  fs::remove(dir / "control" / "events.txt");
+  fs::create_symlink(victim, dir / "control" / "events.txt");
+  result = sandboxed_run(spec);
+  CHECK_FALSE(result.started);
+  CHECK(read_all(victim) == "untouched\n");
+}
+
+TEST_CASE("a confined program gets a clean environment: nothing of tito's but the path, locale and CPU settings",
+          "[run][sandbox][confined]") {
+  REQUIRE_CONFINEMENT();
+  fs::path dir = scratch_dir("environment");
+  setenv("TITO_TEST_INSTRUCTOR_TOKEN", "s3cr3t-token", 1);
+  setenv("LC_TITO_TEST", "kept", 1);
+  SandboxSpec spec = confined_shell("env", dir);
+  spec.extra_env["TITO_GIVEN"] = "given";
+  SandboxResult result = sandboxed_run(spec);
+  unsetenv("TITO_TEST_INSTRUCTOR_TOKEN");
+  unsetenv("LC_TITO_TEST");
+  const std::string output = read_all(spec.output_file);
+  INFO(output);
+  CHECK(result.exit_code == 0);
+  CHECK(output.find("s3cr3t-token") == std::string::npos);
+  CHECK(output.find("LC_TITO_TEST=kept") != std::string::npos);
+  CHECK(output.find("TITO_GIVEN=given") != std::string::npos);
+  CHECK(output.find("PATH=") != std::string::npos);
 }

@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <cerrno>
+
 #include <cstdlib>
 #include <iostream>
 
@@ -13,12 +15,17 @@
 namespace tito_catch {
 namespace {
 
-std::FILE* events_file() {
-  static std::FILE* file = [] {
-    const char* path = std::getenv("TITO_EVENTS_FILE");
-    return path && *path ? std::fopen(path, "a") : nullptr;
+// The descriptor tito opened for this run's events before the program started ($TITO_EVENTS_FD): the
+// program never opens tito's files by name, so it cannot point tito at another file.
+int events_fd() {
+  static const int fd = [] {
+    const char* text = std::getenv("TITO_EVENTS_FD");
+    if (!text || !*text) return -1;
+    char* end = nullptr;
+    const long number = std::strtol(text, &end, 10);
+    return (*end == '\0' && number > 2 && number < 1024) ? static_cast<int>(number) : -1;
   }();
-  return file;
+  return fd;
 }
 
 int observations_in_case = 0;
@@ -88,14 +95,19 @@ std::string observed_text(const Catch::AssertionResult& result) {
 }  // namespace
 
 void write_event_line(const std::string& json) {
-  std::FILE* file = events_file();
-  if (!file) return;
-  std::fputs(json.c_str(), file);
-  std::fputc('\n', file);
-  std::fflush(file);
+  const int fd = events_fd();
+  if (fd < 0) return;
+  // One write per line (the descriptor is O_APPEND), retried until all of it is out.
+  const std::string line = json + "\n";
+  for (std::size_t written = 0; written < line.size();) {
+    const ssize_t n = ::write(fd, line.data() + written, line.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;
+    written += static_cast<std::size_t>(n);
+  }
 }
 
-bool observation_room_left() { return events_file() && observations_in_case < kMaxObservationsPerCase; }
+bool observation_room_left() { return events_fd() >= 0 && observations_in_case < kMaxObservationsPerCase; }
 
 void record_observation(const std::string& fields) {
   if (!observation_room_left()) return;

@@ -1,5 +1,5 @@
 #pragma once
-// TitoEventListener: when TITO_EVENTS_FILE is set, appends one JSON object per line for every case
+// TitoEventListener: when TITO_EVENTS_FD names the descriptor tito opened for it, appends one JSON object per line for every case
 // start, failed assertion and case end (format in tito/src/run/test_events.h), flushing each line,
 // so that tito can tell which case was running when learner code crashed the process.
 #define CATCH_CONFIG_EXTERNAL_INTERFACES

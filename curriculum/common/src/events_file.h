@@ -1,5 +1,5 @@
 #pragma once
-// The events file tito reads ($TITO_EVENTS_FILE, format in tito/src/run/test_events.h): one JSON
+// The events file tito reads (written to the descriptor $TITO_EVENTS_FD, format in tito/src/run/test_events.h): one JSON
 // object per line, written by the event listener (case start and end, failures) and by the test
 // helpers, which record what the code under test produced ("observed" events). tito compares those
 // observations with the reference solution's, outside this process, before a case earns points.

@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -56,20 +57,30 @@ CommandOutcome run_captured(const std::vector<std::string>& argv, const std::fil
   }
   close(pipe_fds[1]);
 
+  // Linear in the output: each byte is looked at once, and a line longer than kMaxLineChars is cut
+  // (a compiler can print megabytes on one line).
+  constexpr std::size_t kMaxLineChars = 4096;
   std::string pending;
+  bool cut = false;
   char buffer[4096];
   while (true) {
     ssize_t got = read(pipe_fds[0], buffer, sizeof buffer);
     if (got < 0 && errno == EINTR) continue;
     if (got <= 0) break;
-    pending.append(buffer, static_cast<std::size_t>(got));
-    std::size_t newline;
-    while ((newline = pending.find('\n')) != std::string::npos) {
-      if (on_line) on_line(pending.substr(0, newline));
-      pending.erase(0, newline + 1);
+    for (std::size_t at = 0, count = static_cast<std::size_t>(got); at < count;) {
+      const char* newline = static_cast<const char*>(std::memchr(buffer + at, '\n', count - at));
+      const std::size_t end = newline ? static_cast<std::size_t>(newline - buffer) : count;
+      const std::size_t room = kMaxLineChars > pending.size() ? kMaxLineChars - pending.size() : 0;
+      pending.append(buffer + at, std::min(room, end - at));
+      cut = cut || end - at > room;
+      if (!newline) break;
+      if (on_line) on_line(cut ? pending + " [...]" : pending);
+      pending.clear();
+      cut = false;
+      at = end + 1;
     }
   }
-  if (!pending.empty() && on_line) on_line(pending);
+  if ((!pending.empty() || cut) && on_line) on_line(cut ? pending + " [...]" : pending);
   close(pipe_fds[0]);
 
   int status = 0;

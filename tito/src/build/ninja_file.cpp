@@ -149,7 +149,7 @@ std::string ninja_file_text(const Toolchain& toolchain, const NinjaPlan& plan) {
       << "  deps = gcc\n"
       << "  description = compiling $label\n\n"
       << "rule link\n"
-      << "  command = $cxx -o $out $in $libs $ldflags\n"
+      << "  command = $cxx -o $out $harness $in $libs $ldflags\n"
       << "  description = linking $out\n\n";
 
   // Confined learner sources: their own include folders, and a depfile that names system headers too
@@ -172,10 +172,16 @@ std::string ninja_file_text(const Toolchain& toolchain, const NinjaPlan& plan) {
           << "  label = " << source.label << "\n";
   }
 
-  // Link order: tests, then the learner's objects, then libraries. The libraries are grouped
-  // because given code and solutions call each other (a given op may use a learner's kernel).
+  // Link order: the test harness (Catch2's main, tito's event listener and matchers) whole and first,
+  // then tests, then the learner's objects, then libraries. First and whole, so that learner code can
+  // never stand in for a piece of the harness: a definition of one of its functions is a duplicate
+  // the linker refuses, and for inline code both define, the linker keeps the harness's copy. The
+  // libraries are grouped because given code and solutions call each other (a given op may use a
+  // learner's kernel).
+  std::vector<std::string> harness;
+  if (plan.link_catch_main)
+    harness = {"-Wl,--whole-archive", toolchain.catch_main_lib.string(), "-Wl,--no-whole-archive"};
   std::vector<std::string> libs = {"-Wl,--start-group"};
-  if (plan.link_catch_main) libs.push_back(toolchain.catch_main_lib.string());
   for (const auto& lib : plan.reference_solution_libs) libs.push_back(lib.string());
   libs.push_back(toolchain.given_lib.string());
   libs.push_back("-Wl,--end-group");
@@ -187,6 +193,7 @@ std::string ninja_file_text(const Toolchain& toolchain, const NinjaPlan& plan) {
   out << " | " << ninja_path(toolchain.given_lib.string());
   if (plan.link_catch_main) out << " " << ninja_path(toolchain.catch_main_lib.string());
   for (const auto& lib : plan.reference_solution_libs) out << " " << ninja_path(lib.string());
+  if (!harness.empty()) out << "\n  harness = " << shell_words(harness);
   out << "\n  libs = " << shell_words(libs) << "\n\n";
 
   out << "default " << ninja_path(plan.test_binary) << "\n";

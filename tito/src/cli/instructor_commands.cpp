@@ -193,7 +193,8 @@ struct GradeArgs {
   double time_limit_s = 0;
   double compile_time_limit_s = 0;
   std::string gradescope;
-  bool new_seed = false;
+  bool new_seed = false;  // the default now; still accepted
+  bool keep_seed = false;
 };
 
 // A word for a shell command line: single-quoted unless plainly safe.
@@ -277,7 +278,10 @@ int run_grade(const GlobalOptions& options, const GradeArgs& args) {
   grading.time_limit_s = args.time_limit_s;
   grading.compile_time_limit_s = args.compile_time_limit_s;
   warn_when_root(session.installation, args, grading.out_dir);
-  grading.new_seed = args.new_seed;
+  if (args.new_seed && args.keep_seed)
+    throw UserError("--new-seed and --keep-seed contradict each other",
+                    "leave both out (every grading draws a new seed) or give --keep-seed alone");
+  grading.keep_seed = args.keep_seed;
   GradingProgress bar(static_cast<int>(submissions.size()));
   grading.progress = [&](const std::string& learner, const std::string& what, int done, int) { bar.update(learner, what, done); };
 
@@ -375,8 +379,10 @@ void register_instructor_commands(CommandRegistry& registry) {
   grade->add_option("--time-limit", grade_args->time_limit_s, "Seconds per run of a test program (default: each module's limit)");
   grade->add_option("--compile-time-limit", grade_args->compile_time_limit_s,
                     fmt::format("Seconds one module's build may take (default: {:g})", kDefaultCompileTimeLimitS));
-  grade->add_flag("--new-seed", grade_args->new_seed,
-                  "Draw a new secret seed for the test inputs (default: the output folder's own; a new one re-grades everything)");
+  grade->add_flag("--keep-seed", grade_args->keep_seed,
+                  "Reuse the last grading's secret seed (and so every result it cached) instead of drawing a new one; "
+                  "only while no learner has seen that grading's reports");
+  grade->add_flag("--new-seed", grade_args->new_seed, "Draw a new secret seed for the test inputs (the default)");
   grade->add_option("--gradescope", grade_args->gradescope,
                     "Grade one submission and write Gradescope's results.json here");
   on_chosen(grade, registry, [options, grade_args] { return run_grade(*options, *grade_args); });

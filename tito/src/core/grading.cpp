@@ -5,13 +5,11 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <map>
 #include <mutex>
 #include <optional>
 #include <random>
 #include <set>
-#include <shared_mutex>
 #include <thread>
 
 #include <fmt/format.h>
@@ -89,7 +87,7 @@ json to_json(const ModuleGrade& grade) {
     cases.push_back({{"name", c.name}, {"points", c.points}, {"earned", c.earned}, {"status", c.status},
                      {"message", c.message}, {"duration_ms", c.duration_ms}});
   return {{"number", grade.number}, {"status", grade.status}, {"note", grade.note}, {"earned", grade.earned},
-          {"possible", grade.possible}, {"seconds", grade.seconds}, {"cases", cases}};
+          {"possible", grade.possible}, {"seconds", grade.seconds}, {"cases", cases}, {"flags", grade.flags}};
 }
 
 ModuleGrade module_grade_from_json(const json& data) {
@@ -100,6 +98,7 @@ ModuleGrade module_grade_from_json(const json& data) {
   grade.earned = data.at("earned").get<int>();
   grade.possible = data.at("possible").get<int>();
   grade.seconds = data.value("seconds", 0.0);
+  grade.flags = data.value("flags", std::vector<std::string>{});
   for (const auto& c : data.at("cases"))
     grade.cases.push_back({c.at("name").get<std::string>(), c.at("points").get<int>(), c.at("earned").get<int>(),
                            c.at("status").get<std::string>(), c.value("message", ""), c.value("duration_ms", 0.0)});
@@ -126,40 +125,6 @@ struct ReferenceResults {
   std::map<std::string, CaseResult> cases;
 };
 
-// Learner programs run side by side ("shared"); the reference runs alone ("exclusive"), and once it
-// waits no new learner program starts, so a busy class cannot hold it off.
-class RunGate {
- public:
-  void lock_shared() {
-    std::unique_lock<std::mutex> lock(mutex_);
-    changed_.wait(lock, [&] { return !exclusive_ && !exclusive_waiting_; });
-    ++shared_;
-  }
-  void unlock_shared() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    --shared_;
-    changed_.notify_all();
-  }
-  void lock() {
-    std::unique_lock<std::mutex> lock(mutex_);
-    exclusive_waiting_ = true;
-    changed_.wait(lock, [&] { return shared_ == 0 && !exclusive_; });
-    exclusive_waiting_ = false;
-    exclusive_ = true;
-  }
-  void unlock() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    exclusive_ = false;
-    changed_.notify_all();
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable changed_;
-  int shared_ = 0;
-  bool exclusive_ = false, exclusive_waiting_ = false;
-};
-
 // What every learner's build shares: the modules, their declared cases and compiled tests.
 struct ClassContext {
   const Installation& installation;
@@ -178,11 +143,9 @@ struct ClassContext {
   bool writes_confined = false;
   std::atomic<int> cached{0}, rebuilt{0};
   uint64_t seed = 0;  // this grading folder's secret seed: the test programs' inputs are drawn from it
-  std::mutex reference_mutex;                         // one reference run at a time
-  std::map<std::string, ReferenceResults> reference;  // module -> results, run when first needed
-  // Learner programs run under a shared lock, the reference under an exclusive one: no learner code
-  // runs while the reference's results lie on disk (they are deleted before the lock is released).
-  RunGate run_gate;
+  // module -> the reference's results, computed before any learner's code is built or run (its files
+  // deleted at once), so no learner code ever runs while they lie on disk, and no learner waits for them.
+  std::map<std::string, ReferenceResults> reference;
 };
 
 // By content, not time: touching a header rebuilds the objects, but identical objects keep the cache.
@@ -301,9 +264,7 @@ void prepare_learner_files(const ClassContext& context, LearnerWork& work) {
         return reference.name == starter.name && content && *content == reference.content;
       });
       if (!is_reference) all_reference = false;
-      if (!content) {
-        filled.push_back(starter.name);
-      }
+      if (!content && problem.empty()) filled.push_back(starter.name);  // a refused file has its own flag
       const std::string& text = content ? *content : starter.content;
       write_file_atomically(prepared.dir / starter.name, text);
       hash.update(fmt::format("{}\n{}\n", starter.name, text.size()));
@@ -315,7 +276,7 @@ void prepare_learner_files(const ClassContext& context, LearnerWork& work) {
                                              "start {} --reference` writes them), not the learner's own code",
                                              module->number, module->number));
     prepared.content_hash = hash.hex_digest();
-    if (prepared.submitted && !filled.empty())
+    if (prepared.submitted && !filled.empty() && prepared.refused.empty())
       work.grade.flags.push_back(fmt::format("module {}: {} missing; the starter stood in", module->number, fmt::join(filled, ", ")));
     work.prepared[module->number] = prepared;
   }
@@ -408,6 +369,13 @@ ModuleGrade score_report(const ClassContext& context, const ModuleInfo& module, 
     grade.seconds = report.build_seconds;
     return grade;
   }
+  if (!report.refused_definitions.empty()) {
+    for (const auto& definition : report.refused_definitions)
+      work.grade.flags.push_back(fmt::format("module {}: {}; the build was refused and never run", module.number, definition));
+    grade = unscored_module(module, declared, "refused", report.build_log);
+    grade.seconds = report.build_seconds;
+    return grade;
+  }
   if (!report.build_ok) {
     grade = unscored_module(module, declared, "build failed", "the code did not compile");
     grade.status = "build failed";
@@ -453,20 +421,56 @@ ModuleGrade score_report(const ClassContext& context, const ModuleInfo& module, 
   return grade;
 }
 
+// A reference's results as the cache keeps them: what verification_problem reads.
+json reference_to_json(const ReferenceResults& results) {
+  json cases = json::array();
+  for (const auto& [name, c] : results.cases) {
+    json observations = json::array();
+    for (const auto& observation : c.observations) observations.push_back(observation_to_json(observation));
+    cases.push_back({{"name", name}, {"passed", c.passed()}, {"observations", observations}});
+  }
+  return {{"problem", results.problem}, {"cases", cases}};
+}
+
+ReferenceResults reference_from_json(const json& data) {
+  ReferenceResults results;
+  results.problem = data.at("problem").get<std::string>();
+  for (const auto& c : data.at("cases")) {
+    CaseResult result;
+    result.name = c.at("name").get<std::string>();
+    result.status = c.at("passed").get<bool>() ? CaseStatus::Passed : CaseStatus::Failed;
+    for (const auto& observation : c.at("observations")) result.observations.push_back(observation_from_json(observation));
+    results.cases[result.name] = std::move(result);
+  }
+  return results;
+}
+
 // The reference solution's results on this run's inputs: the module's tests linked with the reference
-// code only, run once per grading run (when a learner's result is first needed) with the secret seed.
-// Its scratch run folder is deleted at once, so no learner program can read the answers from disk.
-const ReferenceResults& reference_results(ClassContext& context, const ModuleInfo& module) {
-  std::lock_guard<std::mutex> lock(context.reference_mutex);
-  auto known = context.reference.find(module.number);
-  if (known != context.reference.end()) return known->second;
-  std::unique_lock<RunGate> gate(context.run_gate);
+// code only, run with the secret seed before any learner's code is built or run. Its scratch folders
+// are deleted at once; the results are kept (readable by their owner only) under a key of the seed,
+// the module's tests and the toolchain, so a re-grade with a kept seed (--keep-seed) runs nothing.
+ReferenceResults reference_results(ClassContext& context, const ModuleInfo& module) {
+  const double time_limit_s = context.options.time_limit_s > 0 ? context.options.time_limit_s : module.time_limit_s;
+  Sha256 key;
+  key.update(fmt::format("tito-reference-v1\n{}\n{}\n{}\n{}\n", context.seed, module.number, time_limit_s,
+                         module.memory_limit_mb));
+  key.update(context.toolchain_identity);
+  for (const auto& test : module.tests) key.update(read_file(test));
+  const fs::path cache_file = context.options.out_dir / "cache" / "reference-results" / (key.hex_digest() + ".json");
+  std::error_code ignored;
+  if (fs::is_regular_file(cache_file, ignored)) {
+    try {
+      return reference_from_json(json::parse(read_file(cache_file)));
+    } catch (const std::exception&) {
+      // A damaged entry is simply run again.
+    }
+  }
   ModuleTestRequest request;
   request.module = module.number;
   request.test_sources = module.tests;
   request.prebuilt_test_objects = context.test_objects.at(module.number);
   request.build_dir = context.options.out_dir / "cache" / "reference" / module.folder();
-  request.time_limit_s = context.options.time_limit_s > 0 ? context.options.time_limit_s : module.time_limit_s;
+  request.time_limit_s = time_limit_s;
   request.memory_limit_mb = module.memory_limit_mb;
   request.build_jobs = std::max(1, context.options.jobs);
   request.confine_writes = true;
@@ -487,17 +491,24 @@ const ReferenceResults& reference_results(ClassContext& context, const ModuleInf
   } catch (const std::exception& failure) {
     results.problem = std::string("the reference solution could not be run: ") + failure.what();
   }
-  std::error_code ignored;
   fs::remove_all(run_dir, ignored);
-  return context.reference[module.number] = std::move(results);
+  fs::remove_all(fs::absolute(request.build_dir) / "control", ignored);  // its outputs and events
+  if (results.problem.empty()) {
+    fs::create_directories(cache_file.parent_path());
+    fs::permissions(cache_file.parent_path(), fs::perms::owner_all, fs::perm_options::replace, ignored);
+    write_file_atomically(cache_file, reference_to_json(results).dump() + "\n");
+    fs::permissions(cache_file, fs::perms::owner_read | fs::perms::owner_write, fs::perm_options::replace, ignored);
+  }
+  return results;
 }
 
-// This grading folder's secret seed: drawn once and kept (readable by its owner only) so that a re-grade
-// reuses the cached results; drawn again with GradingOptions::new_seed.
+// This grading run's secret seed: drawn afresh for every run, so that a seed a learner's program
+// managed to print somewhere is worth nothing at the next grading, and kept (readable by its owner
+// only) so that an instructor can pin it for a re-grade that reuses every result (keep_seed).
 uint64_t grading_seed(const GradingOptions& options) {
   const fs::path file = options.out_dir / "cache" / "grading_seed";
   std::error_code error;
-  if (!options.new_seed && fs::is_regular_file(file, error)) {
+  if (options.keep_seed && fs::is_regular_file(file, error)) {
     const std::string text = read_file(file);
     char* end = nullptr;
     const uint64_t seed = std::strtoull(text.c_str(), &end, 10);
@@ -509,6 +520,40 @@ uint64_t grading_seed(const GradingOptions& options) {
   write_file_atomically(file, std::to_string(seed) + "\n");
   fs::permissions(file, fs::perms::owner_read | fs::perms::owner_write, fs::perm_options::replace, error);
   return seed;
+}
+
+// A test program that leaves links in its run folder (a symbolic link, or a hard link to a file it does
+// not own) was reaching for files outside it: tito never follows them, and says so for a human to see.
+void flag_links_left_behind(const fs::path& run_dir, const ModuleInfo& module, LearnerWork& work) {
+  std::error_code error;
+  std::vector<std::string> links;
+  int walked = 0;
+  for (fs::recursive_directory_iterator it(run_dir, fs::directory_options::skip_permission_denied, error), end;
+       !error && it != end && ++walked <= kMaxWalkedEntries; it.increment(error)) {
+    const auto status = it->symlink_status(error);
+    const bool hard_link = fs::is_regular_file(status) && fs::hard_link_count(it->path(), error) > 1;
+    if (fs::is_symlink(status) || hard_link) links.push_back(it->path().lexically_relative(run_dir).generic_string());
+  }
+  if (links.empty()) return;
+  const std::size_t shown = std::min<std::size_t>(links.size(), 5);
+  work.grade.flags.push_back(fmt::format("module {}: the test program left {} link{} in its run folder ({}{}); tito follows "
+                                         "none of them: review the code by hand",
+                                         module.number, links.size(), links.size() == 1 ? "" : "s",
+                                         fmt::join(links.begin(), links.begin() + static_cast<std::ptrdiff_t>(shown), ", "),
+                                         links.size() > shown ? ", ..." : ""));
+}
+
+// The seed never reaches a report: wherever a learner's program printed it (in a message, the
+// module's note, a flag), it reads "[grading seed]".
+void hide_seed(ModuleGrade& grade, uint64_t seed) {
+  const std::string text = std::to_string(seed);
+  auto hide = [&](std::string& where) {
+    for (auto at = where.find(text); at != std::string::npos; at = where.find(text, at))
+      where.replace(at, text.size(), "[grading seed]");
+  };
+  hide(grade.note);
+  for (auto& flag : grade.flags) hide(flag);
+  for (auto& c : grade.cases) hide(c.message);
 }
 
 ModuleGrade grade_module(ClassContext& context, const ModuleInfo& module, LearnerWork& work) {
@@ -539,13 +584,15 @@ ModuleGrade grade_module(ClassContext& context, const ModuleInfo& module, Learne
       ModuleGrade cached = module_grade_from_json(json::parse(read_file(cache_file)));
       cached.cached = true;
       ++context.cached;
+      // The flags its build raised (a refused include or definition) are part of the result.
+      work.grade.flags.insert(work.grade.flags.end(), cached.flags.begin(), cached.flags.end());
       return cached;
     } catch (const std::exception&) {
       // A damaged cache entry is simply rebuilt.
     }
   }
 
-  const ReferenceResults& reference = reference_results(context, module);
+  const ReferenceResults& reference = context.reference.at(module.number);
   request.test_sources = module.tests;
   request.prebuilt_test_objects = context.test_objects.at(module.number);
   request.hints = context.curriculum.load_hints(module);
@@ -553,6 +600,10 @@ ModuleGrade grade_module(ClassContext& context, const ModuleInfo& module, Learne
   request.time_limit_s = context.options.time_limit_s > 0 ? context.options.time_limit_s : module.time_limit_s;
   request.memory_limit_mb = module.memory_limit_mb;
   request.build_jobs = 1;
+  // All starts of the test program together: room for one full time-out and the restarts after
+  // crashes and hangs (a hang in a function that hung before is stopped within seconds), but not for
+  // a hang in every case (an attack that once kept a grader busy for 460 s on one module).
+  request.total_time_limit_s = 4 * request.time_limit_s + 30;
   request.confine_writes = true;
   request.compile_time_limit_s = context.options.compile_time_limit_s;
   request.learner_include_dirs = context.public_include_dirs;
@@ -565,12 +616,18 @@ ModuleGrade grade_module(ClassContext& context, const ModuleInfo& module, Learne
     request.run_env["HOME"] = "/tmp";
     request.run_env["TMPDIR"] = "/tmp";
   }
-  TestReport report;
-  {
-    std::shared_lock<RunGate> gate(context.run_gate);
-    report = run_module_tests(context.toolchain, request);
-  }
+  const TestReport report = run_module_tests(context.toolchain, request);
+  const std::size_t flags_before = work.grade.flags.size();
   ModuleGrade grade = score_report(context, module, report, reference, work);
+  flag_links_left_behind(run_dir, module, work);
+  grade.flags.assign(work.grade.flags.begin() + static_cast<std::ptrdiff_t>(flags_before), work.grade.flags.end());
+  work.grade.flags.resize(flags_before);
+  hide_seed(grade, context.seed);
+  work.grade.flags.insert(work.grade.flags.end(), grade.flags.begin(), grade.flags.end());
+  // What the program wrote, and its objects: a learner's leftovers never pile up (an attacker's gigabytes).
+  std::error_code ignored;
+  fs::remove_all(run_dir, ignored);
+  fs::remove_all(request.build_dir / "control", ignored);
   make_reportable(grade);
   ++context.rebuilt;
   // A reference that failed (a time-out on a busy machine, a broken test) must not stick to the learner.
@@ -642,6 +699,11 @@ LearnerGrade grade_learner(ClassContext& context, const Submission& submission,
   } catch (const std::exception& failure) {
     reject(context, work.grade, std::string("could not be graded: ") + failure.what());
   }
+  // The learner's objects, sanitizer builds, compiler scratch and unpacked archive go once the learner is
+  // graded (the test program stays, for an instructor who wants to run it): nothing piles up per learner.
+  std::error_code ignored;
+  for (const char* scratch : {"build/obj", "build/sanitize", "build/tmp", "build/run", "build/control", "unpacked"})
+    fs::remove_all(work.work_dir / scratch, ignored);
   return work.grade;
 }
 
@@ -795,7 +857,7 @@ GradingRun grade_submissions(const Installation& installation, const Curriculum&
                              const std::vector<Submission>& submissions, const GradingOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   ClassContext context{installation, curriculum, toolchain, options, modules_to_grade(curriculum, options.modules), {}, {}, {},
-                       {}, {}, {}, {}, {}, false, {0}, {0}, 0, {}, {}, {}};
+                       {}, {}, {}, {}, {}, false, {0}, {0}, 0, {}};
   fs::create_directories(options.out_dir);
   prepare_class(context);
 
@@ -826,6 +888,12 @@ GradingRun grade_submissions(const Installation& installation, const Curriculum&
            fmt::format("duplicate learner id '{}': submitted as {}; keep one and grade again", submissions[i].id,
                        fmt::join(names, " and ")));
   }
+
+  if (!to_grade.empty())
+    for (const ModuleInfo* module : context.graded) {
+      if (options.progress) options.progress("", "running the reference solution of module " + module->number, 0, 0);
+      context.reference[module->number] = reference_results(context, *module);
+    }
 
   std::atomic<std::size_t> next{0};
   std::atomic<int> done{static_cast<int>(submissions.size() - to_grade.size())};

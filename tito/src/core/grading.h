@@ -32,6 +32,9 @@ struct ModuleGrade {
   bool cached = false;  // reused from an earlier run
   double seconds = 0;   // build + run
   std::vector<CaseGrade> cases;
+  // The learner's flags this module's build and run raised (kept with a cached result, so that a
+  // re-grade reports them again).
+  std::vector<std::string> flags;
 };
 
 struct LearnerGrade {
@@ -86,9 +89,10 @@ struct GradingOptions {
   std::vector<std::string> modules;  // empty: every available module with learner files and tests
   double time_limit_s = 0;           // > 0: overrides the modules' own limits (per run of a test binary)
   double compile_time_limit_s = 0;   // > 0: overrides kDefaultCompileTimeLimitS (one module's build)
-  // Draw a new secret grading seed (kept in <out_dir>/cache/grading_seed) instead of reusing the
-  // folder's: every result is then computed again on new inputs.
-  bool new_seed = false;
+  // Every grading run draws a new secret seed (kept in <out_dir>/cache/grading_seed) and so computes
+  // every result again on new inputs; keep_seed reuses the kept one instead (a re-grade that changed
+  // nothing then reuses every result).
+  bool keep_seed = false;
   // One line per event ("alice: module 03 built"), and how many learners are done out of how many.
   std::function<void(const std::string& learner, const std::string& what, int done, int total)> progress;
 };

@@ -12,17 +12,20 @@
 #include "core/clock.h"
 #include "core/errors.h"
 #include "core/files.h"
+#include "core/sha256.h"
 
 namespace tito {
 namespace fs = std::filesystem;
 using nlohmann::json;
 namespace {
 
-// A CSV field, quoted when it has to be (RFC 4180); a leading =, +, - or @ is defused so that a
-// spreadsheet never runs a learner id as a formula.
+// A CSV field, quoted when it has to be (RFC 4180). A field a spreadsheet could read as a formula is
+// defused with a leading quote: one that starts with =, +, - or @, with a TAB or carriage return
+// (spreadsheets skip them and read what follows), or with spaces before any of those.
 std::string csv_field(const std::string& text) {
   std::string value = text;
-  if (!value.empty() && std::string("=+-@").find(value[0]) != std::string::npos) value = "'" + value;
+  const auto first = value.find_first_not_of(' ');
+  if (first != std::string::npos && std::string("=+-@\t\r").find(value[first]) != std::string::npos) value = "'" + value;
   if (value.find_first_of(",\"\n\r") == std::string::npos) return value;
   std::string quoted = "\"";
   for (char c : value) quoted += (c == '"') ? std::string("\"\"") : std::string(1, c);
@@ -44,10 +47,29 @@ std::string html(const std::string& text) {
   return out;
 }
 
+// A learner's page: the id with anything but letters, digits, '-', '_' and '.' replaced, and then a
+// short hash of the real id, so that "vic~tim" and "vic_tim" never share (and overwrite) a page.
 std::string page_name(const std::string& id) {
   std::string safe;
   for (char c : id) safe += std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.' ? c : '_';
-  return (safe.empty() || safe[0] == '.' ? "_" + safe : safe) + ".html";
+  if (safe.empty() || safe[0] == '.') safe = "_" + safe;
+  if (safe != id) safe += "-" + sha256_hex(id).substr(0, 8);
+  return safe + ".html";
+}
+
+// Every learner's page name, in run order; a name that is taken already (an id chosen to match
+// another's hashed name) gets a number.
+std::vector<std::string> page_names(const GradingRun& run) {
+  std::vector<std::string> names;
+  std::set<std::string> taken;
+  for (const auto& learner : run.learners) {
+    std::string name = page_name(learner.id);
+    const std::string stem = name.substr(0, name.size() - 5);  // without ".html"
+    for (int n = 2; taken.count(name); ++n) name = stem + "-" + std::to_string(n) + ".html";
+    taken.insert(name);
+    names.push_back(name);
+  }
+  return names;
 }
 
 std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
@@ -252,8 +274,10 @@ void write_html_report(const GradingRun& raw, const fs::path& dir) {
   index << "</div>\n<h2>Learners</h2>\n<table><tr><th>learner</th>";
   for (const auto& module : run.modules) index << "<th>" << html(module.number) << "</th>";
   index << "<th>total</th><th>status</th></tr>\n";
-  for (const auto& learner : run.learners) {
-    index << "<tr><td><a href=\"learners/" << html(page_name(learner.id)) << "\">" << html(learner.id) << "</a></td>";
+  const std::vector<std::string> pages = page_names(run);
+  for (std::size_t i = 0; i < run.learners.size(); ++i) {
+    const LearnerGrade& learner = run.learners[i];
+    index << "<tr><td><a href=\"learners/" << html(pages[i]) << "\">" << html(learner.id) << "</a></td>";
     for (const auto& module : learner.modules)
       index << "<td" << (module.earned < module.possible ? " class=\"bad\"" : "") << ">" << module.earned << "</td>";
     index << fmt::format("<td>{}/{}</td><td>{}</td></tr>\n", learner.earned(), learner.possible(), html(status_text(learner)));
@@ -274,7 +298,8 @@ void write_html_report(const GradingRun& raw, const fs::path& dir) {
   index << "</body></html>\n";
   write_file_atomically(dir / "index.html", index.str());
 
-  for (const auto& learner : run.learners) {
+  for (std::size_t i = 0; i < run.learners.size(); ++i) {
+    const LearnerGrade& learner = run.learners[i];
     std::ostringstream page;
     page << "<!doctype html><html><head><meta charset=\"utf-8\"><title>" << html(learner.id) << "</title>" << kStyle
          << "</head><body>\n<p><a href=\"../index.html\">class overview</a></p><h1>" << html(learner.id) << "</h1>\n"
@@ -302,7 +327,7 @@ void write_html_report(const GradingRun& raw, const fs::path& dir) {
       page << "</table>\n";
     }
     page << "</body></html>\n";
-    write_file_atomically(dir / "learners" / page_name(learner.id), page.str());
+    write_file_atomically(dir / "learners" / pages[i], page.str());
   }
 }
 

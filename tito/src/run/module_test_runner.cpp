@@ -2,11 +2,18 @@
 // the sandbox (test_session.h) and assemble the TestReport.
 #include "run/module_test_runner.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cctype>
+#include <cstdint>
+#include <cstring>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <mutex>
 #include <regex>
 #include <optional>
@@ -15,6 +22,7 @@
 
 #include "build/captured_command.h"
 #include "build/learner_includes.h"
+#include "build/learner_symbols.h"
 #include "build/ninja_file.h"
 #include "run/sandbox.h"
 #include "run/stack_location.h"
@@ -27,6 +35,9 @@ namespace {
 // A compiler working on heavy templates needs a lot, but not unbounded, memory and disk.
 constexpr std::size_t kCompilerMemoryLimitMb = 4096;
 constexpr std::size_t kCompilerMaxFileMb = 512;
+// What tito reads of a confined build's messages: far more than any honest error needs (a flood of
+// diagnostics from a constexpr or template explosion is cut here, and the rest skipped unread).
+constexpr std::size_t kMaxBuildOutputBytes = 1 << 20;
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -51,33 +62,76 @@ void require_tools(const Toolchain& toolchain) {
 }
 
 // Reads what a running program has appended to its output file since the last call and hands out
-// complete lines; the last partial line waits for its newline (or for flush_rest at the end).
+// complete lines; the last partial line waits for its newline (or for flush_rest at the end). Linear
+// in what is read, and bounded: a line is cut at kMaxLineChars, and once `max_bytes` have been handed
+// out the rest is skipped unread (a flood of diagnostics costs neither time nor memory).
 class OutputFollower {
  public:
-  OutputFollower(fs::path file, OutputSink sink) : file_(std::move(file)), sink_(std::move(sink)) {}
+  static constexpr std::size_t kMaxLineChars = 4096;
+  static constexpr std::size_t kReadChunk = 1 << 16;
+
+  OutputFollower(fs::path file, OutputSink sink, std::size_t max_bytes = SIZE_MAX)
+      : file_(std::move(file)), sink_(std::move(sink)), max_bytes_(max_bytes) {}
   void poll() {
-    std::ifstream in(file_, std::ios::binary);
-    if (!in) return;
-    in.seekg(static_cast<std::streamoff>(offset_));
-    std::string chunk((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    offset_ += chunk.size();
-    pending_ += chunk;
-    for (auto newline = pending_.find('\n'); newline != std::string::npos; newline = pending_.find('\n')) {
-      if (sink_) sink_(pending_.substr(0, newline));
-      pending_.erase(0, newline + 1);
+    const int fd = open(file_.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0) return;
+    struct stat info {};
+    if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+      close(fd);
+      return;
     }
+    const auto size = static_cast<std::size_t>(info.st_size);
+    if (handed_out_ >= max_bytes_ && size > offset_) {  // over the cap: skip, counting what was not read
+      skipped_ += size - offset_;
+      offset_ = size;
+    }
+    char buffer[kReadChunk];
+    while (offset_ < size && handed_out_ < max_bytes_) {
+      const ssize_t got = pread(fd, buffer, sizeof buffer, static_cast<off_t>(offset_));
+      if (got <= 0) break;
+      offset_ += static_cast<std::size_t>(got);
+      take(buffer, static_cast<std::size_t>(got));
+    }
+    close(fd);
   }
   void flush_rest() {
     poll();
-    if (!pending_.empty() && sink_) sink_(pending_);
+    if ((!pending_.empty() || cut_) && sink_) sink_(pending_ + (cut_ ? " [...]" : ""));
     pending_.clear();
+    cut_ = false;
+    if (skipped_ > 0 && sink_)
+      sink_("[tito: the last " + std::to_string(skipped_) + " bytes of this output were not read (over the limit of " +
+            std::to_string(max_bytes_) + " bytes)]");
+    skipped_ = 0;
   }
 
  private:
+  void take(const char* data, std::size_t count) {
+    for (std::size_t at = 0; at < count;) {
+      const char* newline = static_cast<const char*>(std::memchr(data + at, '\n', count - at));
+      const std::size_t end = newline ? static_cast<std::size_t>(newline - data) : count;
+      const std::size_t room = kMaxLineChars > pending_.size() ? kMaxLineChars - pending_.size() : 0;
+      pending_.append(data + at, std::min(room, end - at));
+      if (end - at > room) cut_ = true;
+      if (!newline) return;
+      handed_out_ += pending_.size() + 1;
+      if (sink_) sink_(pending_ + (cut_ ? " [...]" : ""));
+      pending_.clear();
+      cut_ = false;
+      at = end + 1;
+      if (handed_out_ >= max_bytes_) {  // the rest of this chunk counts as skipped
+        skipped_ += count - at;
+        return;
+      }
+    }
+  }
+
   fs::path file_;
   OutputSink sink_;
-  std::size_t offset_ = 0;
+  std::size_t max_bytes_;
+  std::size_t offset_ = 0, handed_out_ = 0, skipped_ = 0;
   std::string pending_;
+  bool cut_ = false;  // the pending line was longer than kMaxLineChars
 };
 
 struct NinjaRun {
@@ -91,7 +145,7 @@ struct NinjaRun {
 NinjaRun run_ninja(const Toolchain& toolchain, const fs::path& build_dir, const std::vector<std::string>& targets,
                    const ProgressSink& progress, int jobs = 2, double confined_time_limit_s = 0) {
   NinjaRun result;
-  bool skip_command_line = false;
+  bool skip_command_line = false, log_full = false;
   std::vector<std::string> argv = {find_executable(toolchain.ninja), "-C", build_dir.string(), "-j" + std::to_string(jobs)};
   argv.insert(argv.end(), targets.begin(), targets.end());
   auto on_line = [&](const std::string& line) {
@@ -105,7 +159,12 @@ NinjaRun run_ninja(const Toolchain& toolchain, const fs::path& build_dir, const 
       skip_command_line = false;  // the full compiler command after "FAILED: x.o" is noise to a learner
     } else if (line.rfind("ninja: ", 0) != 0) {
       skip_command_line = line.rfind("FAILED: ", 0) == 0;
-      result.log += line + "\n";
+      if (result.log.size() < kMaxBuildOutputBytes) {
+        result.log += line + "\n";
+      } else if (!log_full) {
+        result.log += "[tito: the rest of the compiler's messages were dropped]\n";
+        log_full = true;
+      }
     }
   };
   if (confined_time_limit_s <= 0) {
@@ -124,7 +183,7 @@ NinjaRun run_ninja(const Toolchain& toolchain, const fs::path& build_dir, const 
   sandbox.max_file_mb = kCompilerMaxFileMb;
   sandbox.extra_env["TMPDIR"] = (build_dir / "tmp").string();  // the compiler's temporary files: the one writable place
   fs::create_directories(build_dir / "tmp");
-  OutputFollower follower(sandbox.output_file, on_line);
+  OutputFollower follower(sandbox.output_file, on_line, kMaxBuildOutputBytes);
   auto last_poll = std::chrono::steady_clock::now();
   sandbox.keep_running = [&] {
     if (std::chrono::steady_clock::now() - last_poll >= std::chrono::milliseconds(100)) {
@@ -421,6 +480,63 @@ std::vector<std::string> includes_outside_allowed(const Toolchain& toolchain, co
   return refused;
 }
 
+// <build_dir>/control: tito's files for the test runs, beside the program's run folder and never
+// writable (nor, as tito's alone, readable) by the program.
+fs::path make_control_dir(const fs::path& build_dir) {
+  const fs::path dir = build_dir / "control";
+  std::error_code error;
+  if (fs::is_symlink(dir, error)) fs::remove(dir, error);
+  fs::create_directories(dir);
+  fs::permissions(dir, fs::perms::owner_all, fs::perm_options::replace, error);
+  return dir;
+}
+
+// The learner's objects' definitions that a grader refuses (build/learner_symbols.h). When they cannot
+// be checked, the build is refused too: unchecked code is not run for a grade.
+std::vector<std::string> definitions_refused(const Toolchain& toolchain, const NinjaPlan& plan,
+                                             const std::vector<SourceToCompile>& learner_sources, const fs::path& objects_dir) {
+  std::vector<fs::path> objects;
+  std::vector<std::string> labels;
+  std::error_code missing;
+  for (const auto& source : learner_sources) {
+    if (!fs::is_regular_file(objects_dir / source.object, missing)) continue;  // did not compile: nothing to check
+    objects.push_back(objects_dir / source.object);
+    labels.push_back(source.source.filename().string());
+  }
+  if (objects.empty()) return {};
+  std::vector<fs::path> protected_libs = plan.reference_solution_libs;
+  protected_libs.push_back(toolchain.given_lib);
+  protected_libs.push_back(toolchain.catch_main_lib);
+  static std::mutex mutex;
+  static std::map<std::string, std::vector<fs::path>> runtime_by_compiler;
+  std::vector<fs::path> runtime;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto found = runtime_by_compiler.find(toolchain.cxx);
+    if (found == runtime_by_compiler.end())
+      found = runtime_by_compiler.emplace(toolchain.cxx, runtime_libraries(find_executable(toolchain.cxx))).first;
+    runtime = found->second;
+  }
+  try {
+    return forbidden_definitions(objects, labels, protected_libs, runtime);
+  } catch (const std::exception& error) {
+    return {std::string("tito could not check what the code defines: ") + error.what()};
+  }
+}
+
+// Refuses a grader's build whose learner objects define what they may not: the build counts as failed
+// and its log says why (the objects are not linked into anything that runs).
+void refuse_forbidden_definitions(const Toolchain& toolchain, const NinjaPlan& plan,
+                                  const std::vector<SourceToCompile>& learner_sources, const fs::path& objects_dir,
+                                  TestReport& report) {
+  report.refused_definitions = definitions_refused(toolchain, plan, learner_sources, objects_dir);
+  if (report.refused_definitions.empty()) return;
+  report.build_ok = false;
+  report.build_log = "refused: the code defines functions or variables that belong to the test harness, TinyTorch's "
+                     "given code or the system's libraries (a definition there would replace theirs):\n";
+  for (const auto& line : report.refused_definitions) report.build_log += "  " + line + "\n";
+}
+
 std::vector<fs::path> absolute_learner_dirs(const ModuleTestRequest& request) {
   std::vector<fs::path> dirs;
   for (const auto& [module, dir] : request.learner_dirs) dirs.push_back(fs::absolute(dir));
@@ -466,9 +582,12 @@ void diagnose_crashes(const Toolchain& toolchain, const ModuleTestRequest& reque
                              compile_limit_s(request, sanitizing));
   if (!build.ok) return;  // the plain build compiled; keep what its backtrace said
   // Code can include other files when sanitized (#ifdef __SANITIZE_ADDRESS__): the same check applies.
-  if (!request.learner_include_dirs.empty() &&
-      !includes_outside_allowed(sanitizing, request, variant_plan.learner_sources, dir).empty())
-    return;
+  if (!request.learner_include_dirs.empty()) {
+    if (!includes_outside_allowed(sanitizing, request, variant_plan.learner_sources, dir).empty()) return;
+    TestReport checked;
+    refuse_forbidden_definitions(sanitizing, variant_plan, variant_plan.learner_sources, dir, checked);
+    if (!checked.refused_definitions.empty()) return;
+  }
 
   TestSessionSpec sanitized = session;
   sanitized.binary = dir / variant_plan.test_binary;
@@ -489,9 +608,12 @@ void diagnose_crashes(const Toolchain& toolchain, const ModuleTestRequest& reque
       continue;
     }
     if (runs == kMaxCasesToDiagnose) continue;
-    sanitized.work_dir = dir / "run" / ("case-" + std::to_string(++runs));
+    const std::string case_dir = "case-" + std::to_string(++runs);
+    sanitized.work_dir = make_control_dir(dir) / case_dir;
+    sanitized.run_dir = dir / "run" / case_dir;
     fs::create_directories(sanitized.work_dir);
-    if (!session.writable_dir.empty()) sanitized.writable_dir = sanitized.work_dir;
+    fs::create_directories(sanitized.run_dir);
+    if (!session.writable_dir.empty()) sanitized.writable_dir = sanitized.run_dir;
     std::vector<CaseResult> one = {CaseResult{}};
     one[0].name = c->name;
     run_test_session(sanitized, one, {});
@@ -537,9 +659,13 @@ TestReport run_module_tests(const Toolchain& toolchain, const ModuleTestRequest&
       report.build_log = "refused: the code includes files outside the public headers and its own folder (the compiler's "
                          "messages are withheld):\n";
       for (const auto& line : report.refused_includes) report.build_log += "  " + line + "\n";
+    } else {
+      // Also after a failed link: a definition of the harness's is a duplicate the linker refuses, and
+      // the report should say what it was, not "did not compile".
+      refuse_forbidden_definitions(toolchain, plan, learner_sources, objects_dir, report);
     }
   }
-  if (!report.build_ok && report.refused_includes.empty()) {
+  if (!report.build_ok && report.refused_includes.empty() && report.refused_definitions.empty()) {
     if (auto errors = given_code_errors(toolchain, build_dir, plan, request.learner_dirs, build.log, request.build_jobs,
                                         compile_limit_s(request, toolchain))) {
       report.given_code_failed = true;
@@ -550,8 +676,10 @@ TestReport run_module_tests(const Toolchain& toolchain, const ModuleTestRequest&
 
   TestSessionSpec session;
   session.binary = build_dir / plan.test_binary;
-  session.work_dir = run_dir;
+  session.work_dir = make_control_dir(build_dir);
+  session.run_dir = run_dir;
   session.time_limit_s = request.time_limit_s;
+  session.total_time_limit_s = request.total_time_limit_s;
   session.memory_limit_mb = request.memory_limit_mb;
   session.sanitized = toolchain.sanitized;
   session.extra_env = request.run_env;

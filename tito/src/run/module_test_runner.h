@@ -66,6 +66,7 @@ struct ModuleTestRequest {
   std::map<std::string, std::string> hints;             // test case name -> hint
   std::filesystem::path build_dir;                      // scratch space for this module, e.g. .tito/build/01
   double time_limit_s = 30;                             // for one run of the test binary
+  double total_time_limit_s = 0;                        // > 0: for all runs of it together (TestSessionSpec)
   std::size_t memory_limit_mb = 1024;
   int build_jobs = 2;                                   // ninja -j; graders building many learners use 1
   // Test objects compiled once and shared (build_test_objects): linked instead of compiling

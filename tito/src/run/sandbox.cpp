@@ -189,6 +189,17 @@ void prepare_read_only_host(PreparedExec& exec) {
   exec.proc_target = "/proc";
 }
 
+// The variables a confined program keeps from tito's environment: the search path, the locale and
+// time zone, and the settings that choose how numeric libraries run on this processor (set here
+// because older OpenBLAS builds compute wrong results on some CPUs without them).
+bool passed_to_confined_programs(const std::string& name) {
+  for (const char* kept : {"PATH", "LANG", "LANGUAGE", "TZ", "OMP_NUM_THREADS"})
+    if (name == kept) return true;
+  for (const char* prefix : {"LC_", "OPENBLAS_", "TINYTORCH_"})
+    if (name.rfind(prefix, 0) == 0) return true;
+  return false;
+}
+
 PreparedExec prepare_exec(const SandboxSpec& spec) {
   PreparedExec exec;
   const long cores = std::max(1u, std::thread::hardware_concurrency());
@@ -197,12 +208,18 @@ PreparedExec prepare_exec(const SandboxSpec& spec) {
   for (auto& arg : exec.argv_storage) exec.argv.push_back(arg.data());
   exec.argv.push_back(nullptr);
 
+  // A confined program (a grader's build or test run) gets a clean environment: tito's own may hold an
+  // instructor's tokens and paths. Only what a program needs to run the same way is passed on.
   std::map<std::string, std::string> env;
+  const bool confine = !spec.writable_dir.empty();
   for (char** entry = environ; entry && *entry; ++entry) {
     std::string text = *entry;
     auto eq = text.find('=');
-    if (eq != std::string::npos) env[text.substr(0, eq)] = text.substr(eq + 1);
+    if (eq == std::string::npos) continue;
+    const std::string name = text.substr(0, eq);
+    if (!confine || passed_to_confined_programs(name)) env[name] = text.substr(eq + 1);
   }
+  if (confine) env.emplace("PATH", "/usr/local/bin:/usr/bin:/bin");
   for (const auto& [key, value] : spec.extra_env) env[key] = value;
   for (const auto& [key, value] : env) exec.env_storage.push_back(key + "=" + value);
   for (auto& entry : exec.env_storage) exec.envp.push_back(entry.data());
@@ -441,13 +458,26 @@ void default_usr1() { signal(SIGUSR1, SIG_DFL); }
   }
 }
 
-[[noreturn]] void run_child(const SandboxSpec& spec, const PreparedExec& exec, int output_fd, int status_fd) {
+// Descriptors tito opened, and the numbers the program gets them as.
+struct HandedDescriptor {
+  int fd, as;
+};
+constexpr std::size_t kMaxHandedDescriptors = 8;
+
+[[noreturn]] void run_child(const SandboxSpec& spec, const PreparedExec& exec, int output_fd, int status_fd,
+                            const std::vector<HandedDescriptor>& handed) {
   setpgid(0, 0);  // its own process group, so the parent can kill everything it spawns
   prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+  // Out of the way of the numbers they are handed out as, before any of those is overwritten.
+  int staged[kMaxHandedDescriptors];
+  for (std::size_t i = 0; i < handed.size() && i < kMaxHandedDescriptors; ++i) staged[i] = fcntl(handed[i].fd, F_DUPFD_CLOEXEC, 100);
+  output_fd = fcntl(output_fd, F_DUPFD_CLOEXEC, 100);
   int null_fd = open("/dev/null", O_RDONLY);
   if (null_fd >= 0) dup2(null_fd, STDIN_FILENO);
   dup2(output_fd, STDOUT_FILENO);
   dup2(output_fd, STDERR_FILENO);
+  for (std::size_t i = 0; i < handed.size() && i < kMaxHandedDescriptors; ++i)
+    if (staged[i] < 0 || dup2(staged[i], handed[i].as) < 0) setup_failed("hand a file to the program");
 
   if (exec.confine) {
     // Root needs no user namespace for the set-up (and keeps its access to the files to show); anyone
@@ -533,9 +563,32 @@ SandboxResult sandboxed_run(const SandboxSpec& spec) {
     return result;
   }
   if (exec.drop_to_nobody) hand_over_to_nobody(exec.writable_dir);
-  int output_fd = open(spec.output_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+  if (spec.descriptor_files.size() > kMaxHandedDescriptors) {
+    result.error = "too many files to hand to the program (at most " + std::to_string(kMaxHandedDescriptors) + ")";
+    return result;
+  }
+  // O_NOFOLLOW: whatever lies at these paths, tito writes to no file a link points to.
+  auto open_for_program = [](const fs::path& file) {
+    return open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0644);
+  };
+  std::vector<HandedDescriptor> handed;
+  auto close_handed = [&] {
+    for (const auto& h : handed) close(h.fd);
+  };
+  for (const auto& [number, file] : spec.descriptor_files) {
+    const int fd = number > 2 && number < 100 ? open_for_program(file) : -1;
+    if (fd < 0) {
+      result.error = number > 2 && number < 100 ? "cannot create " + file.string() + ": " + std::strerror(errno)
+                                                : "descriptor " + std::to_string(number) + " cannot be handed to a program";
+      close_handed();
+      return result;
+    }
+    handed.push_back({fd, number});
+  }
+  int output_fd = open_for_program(spec.output_file);
   if (output_fd < 0) {
     result.error = "cannot create " + spec.output_file.string() + ": " + std::strerror(errno);
+    close_handed();
     return result;
   }
   // The namespace's first process writes the program's wait status here: the child tito waits for
@@ -544,6 +597,7 @@ SandboxResult sandboxed_run(const SandboxSpec& spec) {
   if (pipe2(status_pipe, O_CLOEXEC) != 0 || fcntl(status_pipe[0], F_SETFL, O_NONBLOCK) != 0) {
     result.error = std::string("pipe failed: ") + std::strerror(errno);
     close(output_fd);
+    close_handed();
     return result;
   }
 
@@ -552,16 +606,18 @@ SandboxResult sandboxed_run(const SandboxSpec& spec) {
   if (pid < 0) {
     result.error = std::string("fork failed: ") + std::strerror(errno);
     close(output_fd);
+    close_handed();
     close(status_pipe[0]);
     close(status_pipe[1]);
     return result;
   }
   if (pid == 0) {
     close(status_pipe[0]);
-    run_child(spec, exec, output_fd, status_pipe[1]);
+    run_child(spec, exec, output_fd, status_pipe[1], handed);
   }
   setpgid(pid, pid);  // also from the parent, so killpg works even before the child ran
   close(output_fd);
+  close_handed();
   close(status_pipe[1]);
   result.started = true;
   if (spec.on_start) spec.on_start(pid);

@@ -28,7 +28,12 @@ namespace tito {
 struct SandboxSpec {
   std::vector<std::string> argv;                 // argv[0] is the executable's path
   std::map<std::string, std::string> extra_env;  // added to (or replacing in) tito's environment
-  std::filesystem::path output_file;             // receives stdout and stderr
+  // Receives stdout and stderr. tito opens it before the program starts and never follows a link there;
+  // it belongs in a folder the program cannot write (a learner could otherwise swap it for a link).
+  std::filesystem::path output_file;
+  // More files opened like output_file (created, emptied, appended to) and handed to the program as
+  // these descriptor numbers (above 2): e.g. {3, events file}, announced to it in extra_env.
+  std::map<int, std::filesystem::path> descriptor_files;
   std::filesystem::path working_dir;             // empty: tito's own
   double time_limit_s = 30;                      // wall clock, enforced by the parent
   std::size_t memory_limit_mb = 1024;            // address space; 0 = no limit

@@ -58,6 +58,10 @@ struct TestReport {
   // Files the learner's code reached outside the allowed folders (ModuleTestRequest::learner_include_dirs):
   // the build counts as failed and build_log names them without the compiler's messages.
   std::vector<std::string> refused_includes;
+  // External symbols the learner's objects define that could stand in for the harness's, the given
+  // code's or the runtime's (build/learner_symbols.h); checked for graders, before anything runs. Like
+  // refused_includes, the build counts as failed.
+  std::vector<std::string> refused_definitions;
   double build_seconds = 0;
   double run_seconds = 0;
   std::string filter;            // the test spec that chose the cases ("" = all of them)

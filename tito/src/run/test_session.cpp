@@ -1,7 +1,10 @@
 #include "run/test_session.h"
 
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -29,28 +32,40 @@ constexpr std::size_t kMaxOutputReadBytes = 1 << 20;
 constexpr int kMaxProcesses = 64;
 constexpr auto kBacktraceWait = std::chrono::milliseconds(1000);  // for the program to answer SIGUSR1
 
-// What the file holds from `offset` on, at most its last `max_bytes`.
+// What the file holds from `offset` on, at most its last `max_bytes`. A link is never followed: these
+// files are tito's, and a link there is not one tito made.
 std::string read_file_from(const fs::path& file, long offset, std::size_t max_bytes = kMaxOutputReadBytes) {
-  std::ifstream in(file, std::ios::binary | std::ios::ate);
-  if (!in) return "";
-  const long size = static_cast<long>(in.tellg());
-  const long start = std::max(offset, size - static_cast<long>(std::min<std::size_t>(max_bytes, size)));
-  if (start >= size) return "";
-  std::string text(static_cast<std::size_t>(size - start), '\0');
-  in.seekg(start);
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  text.resize(static_cast<std::size_t>(in.gcount()));
+  const int fd = open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) return "";
+  struct stat info {};
+  std::string text;
+  if (fstat(fd, &info) == 0 && S_ISREG(info.st_mode)) {
+    const long size = static_cast<long>(info.st_size);
+    const long start = std::max(offset, size - static_cast<long>(std::min<std::size_t>(max_bytes, size)));
+    if (start < size) {
+      text.resize(static_cast<std::size_t>(size - start));
+      const ssize_t got = pread(fd, text.data(), text.size(), start);
+      text.resize(got > 0 ? static_cast<std::size_t>(got) : 0);
+    }
+  }
+  close(fd);
   return text;
 }
 
-// Once an attempt's output has been read, only its last part stays on disk.
+// Once an attempt's output has been read, only its last part stays on disk (written beside it and
+// renamed over it: a rename replaces a link, it never writes through one).
 void keep_only_tail(const fs::path& file) {
   std::error_code error;
   const auto size = fs::file_size(file, error);
   if (error || size <= kMaxOutputReadBytes) return;
   const std::string kept = read_file_from(file, 0);
-  std::ofstream out(file, std::ios::binary | std::ios::trunc);
-  out << "[tito: the first " << (size - kept.size()) << " bytes of this output were dropped]\n" << kept;
+  const fs::path shorter = file.string() + ".tail";
+  fs::remove(shorter, error);
+  {
+    std::ofstream out(shorter, std::ios::binary | std::ios::trunc);
+    out << "[tito: the first " << (size - kept.size()) << " bytes of this output were dropped]\n" << kept;
+  }
+  fs::rename(shorter, file, error);
 }
 
 std::string tail(const std::string& text, std::size_t max_chars) {
@@ -64,12 +79,16 @@ std::string format_seconds(double seconds) {
   return out.str();
 }
 
+// The descriptor the test program writes its events to (curriculum/common/src/event_listener.cpp).
+constexpr int kEventsDescriptor = 3;
+
+// `read_only`: more of tito's files the program reads (a case list), shown to it read-only.
 SandboxSpec sandbox_spec_for(const TestSessionSpec& spec, std::vector<std::string> argv, const fs::path& output,
-                             const fs::path& events) {
+                             const fs::path& events, const std::vector<fs::path>& read_only = {}) {
   SandboxSpec sandbox;
   sandbox.argv = std::move(argv);
   sandbox.output_file = output;
-  sandbox.working_dir = spec.work_dir;
+  sandbox.working_dir = spec.run_dir.empty() ? spec.work_dir : spec.run_dir;
   sandbox.time_limit_s = spec.time_limit_s;
   sandbox.memory_limit_mb = spec.memory_limit_mb;
   sandbox.limit_address_space = !spec.sanitized;
@@ -80,9 +99,13 @@ SandboxSpec sandbox_spec_for(const TestSessionSpec& spec, std::vector<std::strin
     // Confined: the program sees the system, its own binary and its run folder, nothing else.
     sandbox.fresh_root = true;
     sandbox.read_only_paths = {spec.binary};
+    sandbox.read_only_paths.insert(sandbox.read_only_paths.end(), read_only.begin(), read_only.end());
     sandbox.max_processes = kMaxProcesses;
   }
-  if (!events.empty()) sandbox.extra_env["TITO_EVENTS_FILE"] = events.string();
+  if (!events.empty()) {
+    sandbox.descriptor_files[kEventsDescriptor] = events;
+    sandbox.extra_env["TITO_EVENTS_FD"] = std::to_string(kEventsDescriptor);
+  }
   // A crash writes a backtrace first (curriculum/common/src/backtrace_on_signal.h); a sanitizer
   // does that itself, better.
   if (!spec.sanitized) sandbox.extra_env["TITO_CRASH_BACKTRACE"] = "1";
@@ -384,6 +407,7 @@ std::string run_test_session(const TestSessionSpec& spec, std::vector<CaseResult
   for (const auto& c : cases)
     if (c.status != CaseStatus::NotRun) done.insert(c.name);  // e.g. a start-up crash found while listing
   std::map<std::string, std::string> known_hangs;  // learner "file:function" -> the case that hung there
+  const auto session_start = Clock::now();
 
   for (int attempt = 1;; ++attempt) {
     if (attempt > 1) keep_only_tail(spec.work_dir / ("output_" + std::to_string(attempt - 1) + ".txt"));
@@ -391,6 +415,20 @@ std::string run_test_session(const TestSessionSpec& spec, std::vector<CaseResult
     for (auto& c : cases)
       if (!done.count(c.name)) pending.push_back(&c);
     if (pending.empty()) return startup_failure;
+    // This start may take what is left of the whole session's time, at most its own limit.
+    TestSessionSpec start_spec = spec;
+    if (spec.total_time_limit_s > 0) {
+      const double left = spec.total_time_limit_s - std::chrono::duration<double>(Clock::now() - session_start).count();
+      if (left < 1) {
+        for (auto* c : pending) {
+          c->status = CaseStatus::NotRun;
+          c->detail = "not run: the test program's starts took all of the module's " + format_seconds(spec.total_time_limit_s) +
+                      " s (cases that hung or crashed before it used them up)";
+        }
+        return startup_failure;
+      }
+      start_spec.time_limit_s = std::min(spec.time_limit_s, left);
+    }
     const std::string count = std::to_string(pending.size()) + (pending.size() == 1 ? " test case" : " test cases");
     if (progress) progress(attempt == 1 ? "running " + count : "re-running the " + count + " not yet run");
 
@@ -400,17 +438,19 @@ std::string run_test_session(const TestSessionSpec& spec, std::vector<CaseResult
     fs::path output_file = spec.work_dir / ("output_" + suffix + ".txt");
     // Catch2's own report goes to a file of its own: the failures reach the learner through the
     // events, and the program's output then holds only what the learner's code printed.
-    fs::path catch_report = spec.work_dir / ("catch_report_" + suffix + ".txt");
+    // It is the program's file (in its own folder): tito never reads it.
+    fs::path catch_report = (spec.run_dir.empty() ? spec.work_dir : spec.run_dir) / ("catch_report_" + suffix + ".txt");
     {
+      std::error_code ignored;
+      fs::remove(names_file, ignored);
       std::ofstream names(names_file, std::ios::trunc);
       for (const auto* c : pending) names << escape_test_name(c->name) << "\n";
     }
-    fs::remove(events_file);
-    SandboxSpec sandbox = sandbox_spec_for(spec,
+    SandboxSpec sandbox = sandbox_spec_for(start_spec,
                                            {spec.binary.string(), "-f", names_file.string(), "-o", catch_report.string(),
                                             "--use-colour", "no"},
-                                           output_file, events_file);
-    RunWatch watch(spec, events_file, output_file, known_hangs);
+                                           output_file, events_file, {names_file});
+    RunWatch watch(start_spec, events_file, output_file, known_hangs);
     sandbox.on_start = [&](int pid) { watch.started(pid); };
     sandbox.keep_running = [&] { return watch.keep_running(); };
     sandbox.before_time_out_kill = [&] { watch.ask_for_backtrace(); };
@@ -437,7 +477,7 @@ std::string run_test_session(const TestSessionSpec& spec, std::vector<CaseResult
           result.diagnosis = "it was still running at " + where_it_was(spec, case_output);
           result.output = tail(without_backtrace_blocks(case_output), kOutputTailChars);
         } else {
-          blame_interrupted_case(run, spec, case_output, result);
+          blame_interrupted_case(run, start_spec, case_output, result);
           std::string function;
           if (result.status == CaseStatus::TimedOut && run.timed_out) {
             where_it_was(spec, case_output, &function);
@@ -464,7 +504,7 @@ std::string run_test_session(const TestSessionSpec& spec, std::vector<CaseResult
         c->status = CaseStatus::NotRun;
         c->detail = "the test program did not run this case";
       } else {
-        blame_interrupted_case(run, spec, output, *c);
+        blame_interrupted_case(run, start_spec, output, *c);
         c->detail = "the test program failed before this case could start: " + c->detail;
       }
       done.insert(c->name);

@@ -14,8 +14,14 @@ namespace tito {
 
 struct TestSessionSpec {
   std::filesystem::path binary;
-  std::filesystem::path work_dir;  // events, outputs and name lists go here
+  // tito's own files for the runs (outputs, events, case lists): a folder the program cannot write, so
+  // that nothing tito opens there can have been replaced by the program (a link to another file).
+  std::filesystem::path work_dir;
+  std::filesystem::path run_dir;   // the program's working folder (writable_dir when confined); empty: work_dir
   double time_limit_s = 30;        // per start of the binary
+  // > 0: all starts together may take no longer (cases that hang one after another, each somewhere
+  // else, cannot keep a grader busy for cases x time_limit_s); what is left then is not run.
+  double total_time_limit_s = 0;
   std::size_t memory_limit_mb = 1024;
   bool sanitized = false;
   std::map<std::string, std::string> extra_env;  // added to the program's environment

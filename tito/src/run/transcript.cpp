@@ -140,6 +140,25 @@ Observation observation_from_json(const nlohmann::json& event) {
   return observation;
 }
 
+nlohmann::json observation_to_json(const Observation& observation) {
+  nlohmann::json event;
+  if (!observation.text.empty()) event["text"] = observation.text;
+  if (!observation.is_tensor()) return event;
+  event["dtype"] = observation.dtype;
+  event["rtol"] = observation.rtol;
+  event["atol"] = observation.atol;
+  event["numel"] = observation.numel;
+  event["sizes"] = observation.sizes;
+  nlohmann::json values = nlohmann::json::array();
+  for (double value : observation.values) {
+    if (std::isnan(value)) values.push_back("nan");
+    else if (std::isinf(value)) values.push_back(value > 0 ? "inf" : "-inf");
+    else values.push_back(value);
+  }
+  event["values"] = std::move(values);
+  return event;
+}
+
 bool texts_match(const std::string& learner, const std::string& reference) {
   if (learner == reference) return true;
   const std::vector<Token> mine = tokens_of(learner), theirs = tokens_of(reference);

@@ -27,6 +27,9 @@ struct Observation {
 
 // From an "observed" event; fields it lacks stay empty.
 Observation observation_from_json(const nlohmann::json& event);
+// The same fields as such an event (NaN and infinities as "nan", "inf", "-inf"): observation_from_json
+// reads it back unchanged.
+nlohmann::json observation_to_json(const Observation& observation);
 
 struct TranscriptMatch {
   bool same = true;

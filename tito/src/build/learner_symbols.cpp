@@ -1,0 +1,134 @@
+#include "build/learner_symbols.h"
+
+#include <cxxabi.h>
+
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include "build/captured_command.h"
+
+namespace tito {
+namespace fs = std::filesystem;
+namespace {
+
+// Names the compilers emit for their own bookkeeping, with C linkage but nothing a program calls.
+bool compiler_generated(const std::string& name) {
+  for (const char* prefix : {"DW.ref.", "__clang_call_terminate", "__odr_asan", "__asan", "___asan", "__ubsan", "__sancov"})
+    if (name.rfind(prefix, 0) == 0) return true;
+  return false;
+}
+
+// "vtable for Catch::X" names Catch::X's vtable: what matters is the entity it belongs to.
+std::string entity_of(std::string readable) {
+  for (const char* prefix : {"vtable for ", "typeinfo for ", "typeinfo name for ", "VTT for ", "construction vtable for ",
+                             "guard variable for ", "non-virtual thunk to ", "virtual thunk to ",
+                             "covariant return thunk to ", "TLS init function for ", "TLS wrapper function for "}) {
+    const std::string text = prefix;
+    if (readable.rfind(text, 0) == 0) return entity_of(readable.substr(text.size()));
+  }
+  return readable;
+}
+
+bool in_harness_namespace(const std::string& entity) {
+  for (const char* space : {"Catch::", "tito_catch::", "tinytorch::testing::"})
+    if (entity.rfind(space, 0) == 0) return true;
+  return false;
+}
+
+// Symbols of a library, read once per (path, modification time).
+const std::vector<DefinedSymbol>& library_symbols(const fs::path& file, bool dynamic) {
+  static std::mutex mutex;
+  static std::map<std::string, std::pair<fs::file_time_type, std::vector<DefinedSymbol>>> known;
+  std::error_code error;
+  const auto stamp = fs::last_write_time(file, error);
+  const std::string key = (dynamic ? "D:" : "S:") + fs::absolute(file).string();
+  std::lock_guard<std::mutex> lock(mutex);
+  auto found = known.find(key);
+  if (found == known.end() || found->second.first != stamp)
+    found = known.insert_or_assign(key, std::make_pair(stamp, defined_symbols(file, dynamic))).first;
+  return found->second.second;
+}
+
+}  // namespace
+
+std::string demangled(const std::string& name) {
+  int status = 0;
+  std::unique_ptr<char, decltype(&std::free)> text(abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status), &std::free);
+  return status == 0 && text ? std::string(text.get()) : name;
+}
+
+std::vector<DefinedSymbol> defined_symbols(const fs::path& file, bool dynamic) {
+  const std::string nm = find_executable("nm");
+  if (nm.empty())
+    throw std::runtime_error("nm (from binutils) is missing, so tito cannot check what learner code defines; install it: "
+                             "sudo apt-get install binutils");
+  std::vector<std::string> argv = {nm, "-g", "--defined-only", "-P"};
+  if (dynamic) argv.push_back("-D");
+  argv.push_back(file.string());
+  std::vector<DefinedSymbol> symbols;
+  std::string errors;
+  const CommandOutcome outcome = run_captured(argv, {}, [&](const std::string& line) {
+    // "name type value size"; an archive member's header ends in ':'; nm's complaints name the file.
+    std::istringstream fields(line);
+    std::string name, type;
+    if (!(fields >> name >> type) || type.size() != 1 || line.back() == ':') {
+      if (line.rfind(nm, 0) == 0 || line.rfind("nm:", 0) == 0) errors += line + "\n";
+      return;
+    }
+    const auto version = name.find('@');  // "malloc@@GLIBC_2.2.5" in a shared library
+    symbols.push_back({version == std::string::npos ? name : name.substr(0, version), type[0]});
+  });
+  if (outcome.exit_code != 0)
+    throw std::runtime_error("nm could not read " + file.string() + (errors.empty() ? "" : ": " + errors));
+  return symbols;
+}
+
+std::vector<fs::path> runtime_libraries(const std::string& cxx) {
+  std::vector<fs::path> found;
+  for (const char* name : {"libstdc++.so.6", "libc.so.6", "libm.so.6", "libgcc_s.so.1"}) {
+    std::string path;
+    run_captured({cxx, std::string("-print-file-name=") + name}, {}, [&](const std::string& line) { path = line; });
+    std::error_code error;
+    if (!path.empty() && path != name && fs::exists(path, error)) found.push_back(fs::canonical(path, error));
+  }
+  return found;
+}
+
+std::vector<std::string> forbidden_definitions(const std::vector<fs::path>& learner_objects,
+                                               const std::vector<std::string>& labels,
+                                               const std::vector<fs::path>& protected_libs,
+                                               const std::vector<fs::path>& runtime_libs) {
+  std::set<std::string> runtime, guarded;
+  for (const auto& lib : runtime_libs)
+    for (const auto& symbol : library_symbols(lib, true)) runtime.insert(symbol.name);
+  for (const auto& lib : protected_libs)
+    for (const auto& symbol : library_symbols(lib, false)) guarded.insert(symbol.name);
+
+  std::vector<std::string> refused;
+  for (std::size_t i = 0; i < learner_objects.size(); ++i) {
+    const std::string label = i < labels.size() ? labels[i] : learner_objects[i].filename().string();
+    for (const auto& symbol : defined_symbols(learner_objects[i])) {
+      const std::string readable = demangled(symbol.name);
+      std::string why;
+      if (symbol.name.rfind("_Z", 0) != 0 && !compiler_generated(symbol.name))
+        why = "a C name (only C++ code in a namespace may be defined: a C function or variable of that name would "
+              "replace the system's own in the whole test program)";
+      else if (in_harness_namespace(entity_of(readable)) || symbol.name == "main")
+        why = "a part of the test harness";
+      else if (runtime.count(symbol.name))
+        why = "which the C or C++ runtime library defines (it would replace that one in the whole program)";
+      else if (!symbol.weak() && guarded.count(symbol.name))
+        why = "which TinyTorch's given code, the test harness or a reference module linked beside it defines (it "
+              "would replace that one)";
+      if (!why.empty()) refused.push_back(label + " defines `" + readable + "`, " + why);
+    }
+  }
+  return refused;
+}
+
+}  // namespace tito
