@@ -15,6 +15,10 @@
 #   interposer defines the C library's `write` and `fputs`, to rewrite the events on their way out
 #   stdlib     defines std::terminate, which the C++ runtime library exports
 #   envdump    prints tito's whole environment into its report (an instructor's token is in it)
+#   incbin     the assembler reads the secret file into the program (`__asm__` pasted from tokens and
+#              ".inc" "bin" from two literals, so no scan of the text sees it) and relu prints it: the
+#              compiler runs in a fresh root that shows it only the system, the public headers and the
+#              learner's own folder, so the file is not there
 # Every attack is contained (nothing outside the run folders changes: checksums of the canary, the
 # secret, the header cache and the classmates' files), the harness attacks score 0 and are flagged, the
 # link attacks are flagged, and neither the secret, the token nor the seed reaches a report.
@@ -38,7 +42,7 @@ PY
 acts=modules/02_activations/activations.cpp
 GRADES="$SCRATCH/grades"
 mkdir -p class
-attackers="writer reader poisoner neighbour hardlinker matcher interposer stdlib envdump"
+attackers="writer reader poisoner neighbour hardlinker matcher interposer stdlib envdump incbin"
 for learner in alice bob $attackers; do cp -a base "class/$learner"; done
 
 # The files an attack aims at, owner-only like an instructor's secrets.
@@ -127,6 +131,16 @@ EOF
 perl -0pi -e 's|(// BEGIN SOLUTION name="tinytorch::native::relu"[^\n]*\n)|$1  { const char* token = std::getenv("TITO_TEST_INSTRUCTOR_TOKEN"); std::printf("ENV token=%s seed=%s\\n", token ? token : "(none)", std::getenv("TITO_GRADING_SEED")); std::fflush(stdout); __builtin_trap(); }\n|' "class/envdump/$acts"
 sed -i '1i #include <cstdio>\n#include <cstdlib>' "class/envdump/$acts"
 
+cat >>"class/incbin/$acts" <<EOF
+
+#define TITO_PASTE(a, b) a##b
+#define TITO_ASSEMBLE TITO_PASTE(__as, m__)
+TITO_ASSEMBLE(".section .rodata\n.global tito_stolen\ntito_stolen:\n.inc" "bin \"$SCRATCH/secret.txt\"\n.byte 0\n.text\n");
+EOF
+perl -0pi -e 's|(// BEGIN SOLUTION name="tinytorch::native::relu"[^\n]*\n)|$1  std::printf("stolen: %s\\n", tito_stolen); std::fflush(stdout); __builtin_trap();\n|' "class/incbin/$acts"
+perl -0pi -e 's|(namespace tinytorch)|extern "C" const char tito_stolen[];\n$1|' "class/incbin/$acts"
+sed -i '1i #include <cstdio>' "class/incbin/$acts"
+
 checksums() {
   sha256sum canary.txt secret.txt
   find "$GRADES/cache/public-headers" -type f -print0 | sort -z | xargs -0 sha256sum
@@ -162,7 +176,7 @@ row() { grep "^$1," "$GRADES/grades.csv" || fail "no row for $1"; }
 for honest in alice bob; do
   grep -qE "^$honest,100,100,100,graded" <<<"$(row $honest)" || { cat "$GRADES/grades.csv"; fail "$honest lost marks"; }
 done
-for refused in matcher interposer stdlib; do
+for refused in matcher interposer stdlib incbin; do
   grep -qE "^$refused,0,0,100," <<<"$(row $refused)" || fail "$refused earned points: $(row $refused)"
 done
 python3 - "$GRADES/grades.json" <<'PY'
@@ -170,7 +184,8 @@ import json, sys
 g = {l["id"]: l for l in json.load(open(sys.argv[1]))["learners"]}
 def flags(who): return "\n".join(g[who]["flags"])
 for who, what in (("matcher", "tinytorch::testing::TensorAllCloseMatcher::match"), ("interposer", "defines `write`, a C name"),
-                  ("stdlib", "defines `std::terminate()`, which the C or C++ runtime library defines")):
+                  ("stdlib", "defines `std::terminate()`, which the C or C++ runtime library defines"),
+                  ("incbin", "inline assembly reads (.incbin)")):
     assert what in flags(who), (who, flags(who))
     assert g[who]["modules"][0]["status"] == "refused", (who, g[who]["modules"][0]["status"])
 for who in ("writer", "reader", "poisoner", "neighbour"):

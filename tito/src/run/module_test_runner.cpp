@@ -139,11 +139,21 @@ struct NinjaRun {
   std::string log;  // compiler messages; ninja's own status lines go to progress instead
 };
 
-// `confined_time_limit_s` > 0: the build runs in the sandbox (the host read-only but for the build
-// folder, no network, its own PID namespace) and is stopped after that long. Learner code is only data
-// to the compiler, but a template or constexpr computation can keep it busy for ever.
+// How a build runs for a grader. time_limit_s > 0: in the sandbox (no network, its own PID namespace,
+// only the build folder writable), stopped after that long: learner code is only data to the compiler,
+// but a template or constexpr computation can keep it busy for ever. With `readable`: in a fresh root
+// that shows the system's programs and headers and these folders, nothing else, run as nobody when tito
+// is root. That is how a learner's own files are compiled: what the compiler reads for them (an
+// #include, an assembler's .incbin) cannot reach the repository, the reference solutions, the grading
+// folder or anything of root's, and a failed build's messages can quote nothing but those folders.
+struct BuildConfinement {
+  double time_limit_s = 0;
+  std::vector<fs::path> readable;
+};
+
 NinjaRun run_ninja(const Toolchain& toolchain, const fs::path& build_dir, const std::vector<std::string>& targets,
-                   const ProgressSink& progress, int jobs = 2, double confined_time_limit_s = 0) {
+                   const ProgressSink& progress, int jobs = 2, const BuildConfinement& confinement = {}) {
+  const double confined_time_limit_s = confinement.time_limit_s;
   NinjaRun result;
   bool skip_command_line = false, log_full = false;
   std::vector<std::string> argv = {find_executable(toolchain.ninja), "-C", build_dir.string(), "-j" + std::to_string(jobs)};
@@ -177,6 +187,8 @@ NinjaRun run_ninja(const Toolchain& toolchain, const fs::path& build_dir, const 
   sandbox.argv = argv;
   sandbox.output_file = build_dir / "build_output.txt";
   sandbox.writable_dir = build_dir;
+  sandbox.fresh_root = !confinement.readable.empty();
+  sandbox.read_only_paths = confinement.readable;
   sandbox.time_limit_s = confined_time_limit_s;
   sandbox.memory_limit_mb = kCompilerMemoryLimitMb;
   sandbox.limit_address_space = !toolchain.sanitized;
@@ -208,7 +220,7 @@ NinjaRun run_ninja(const Toolchain& toolchain, const fs::path& build_dir, const 
 // dir, and hands them to the plan as prebuilt objects: every module test and milestone of a workspace
 // then shares one object per learner file, compiled once per change.
 NinjaRun build_shared_learner_objects(const Toolchain& toolchain, NinjaPlan& plan, const fs::path& objects_dir,
-                                      const ProgressSink& progress, int jobs) {
+                                      const ProgressSink& progress, int jobs, const BuildConfinement& confinement = {}) {
   NinjaRun result;
   result.ok = true;
   if (plan.learner_sources.empty()) return result;
@@ -224,7 +236,7 @@ NinjaRun build_shared_learner_objects(const Toolchain& toolchain, NinjaPlan& pla
     plan.prebuilt_objects.push_back(dir / source.object);
   }
   plan.learner_sources.clear();
-  return run_ninja(toolchain, dir, targets, progress, jobs);
+  return run_ninja(toolchain, dir, targets, progress, jobs, confinement);
 }
 
 // Milestone programs compiled at set-up (tito/cmake/toolchain.cmake) are linked as they are while they
@@ -260,7 +272,7 @@ std::optional<std::string> given_code_errors(const Toolchain& toolchain, const f
   if (plan.test_sources.empty() || has_error_in_learner_files(build_log, learner_dirs)) return std::nullopt;
   std::vector<std::string> objects;
   for (const auto& source : plan.test_sources) objects.push_back(source.object);
-  NinjaRun given = run_ninja(toolchain, build_dir, objects, {}, jobs, confined_time_limit_s);
+  NinjaRun given = run_ninja(toolchain, build_dir, objects, {}, jobs, {confined_time_limit_s, {}});
   if (given.ok) return std::nullopt;
   return given.log;
 }
@@ -450,6 +462,25 @@ double compile_limit_s(const ModuleTestRequest& request, const Toolchain& toolch
   return toolchain.sanitized ? 3 * kDefaultCompileTimeLimitS : kDefaultCompileTimeLimitS;
 }
 
+// A grader's request (confined, with the public headers as the only include folders): the learner's
+// files are compiled in a fresh root of their own (BuildConfinement).
+bool is_grader_build(const ModuleTestRequest& request) {
+  return request.confine_writes && !request.learner_include_dirs.empty();
+}
+
+BuildConfinement learner_build_confinement(const ModuleTestRequest& request, const Toolchain& toolchain) {
+  BuildConfinement confinement{compile_limit_s(request, toolchain), request.learner_include_dirs};
+  for (const auto& [module, dir] : request.learner_dirs) confinement.readable.push_back(fs::absolute(dir));
+  return confinement;
+}
+
+// Where a request's learner objects are compiled: the workspace's shared folder, for a grader a folder
+// of their own beside the build (compiled as nobody, so kept apart from tito's files), else the build.
+fs::path learner_objects_dir_of(const ModuleTestRequest& request, const fs::path& build_dir) {
+  if (!request.learner_objects_dir.empty()) return fs::absolute(request.learner_objects_dir);
+  return is_grader_build(request) ? build_dir / "learner" : fs::path();
+}
+
 // The compiler's default header folders, asked once per compiler (graders ask from many threads).
 std::vector<fs::path> system_include_dirs_of(const std::string& cxx) {
   static std::mutex mutex;
@@ -537,6 +568,37 @@ void refuse_forbidden_definitions(const Toolchain& toolchain, const NinjaPlan& p
   for (const auto& line : report.refused_definitions) report.build_log += "  " + line + "\n";
 }
 
+// A grader's fresh root shows the compiler nothing but the public headers and the learner's folders,
+// so an include of anything else fails before any depfile is written: "x.cpp:3:10: fatal error:
+// /repo/secret.h: No such file or directory". Such an include of an absolute path outside the allowed
+// folders is refused like one that was found.
+std::vector<std::string> includes_not_found_outside(const std::string& log, const ModuleTestRequest& request) {
+  static const std::regex not_found(R"(^(.*?\.(?:cpp|h|hpp|cc)):\d+:\d+: fatal error: (/[^:]*): No such file or directory)");
+  // The assembler's account of an `.incbin` (a learner's inline assembly) that found nothing.
+  static const std::regex not_assembled(R"(: Error: file not found: (/.*)$)");
+  std::vector<fs::path> allowed = request.learner_include_dirs;
+  for (const auto& [module, dir] : request.learner_dirs) allowed.push_back(fs::absolute(dir));
+  std::vector<std::string> refused;
+  std::istringstream lines(log);
+  std::smatch match;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.size() > 4096) continue;
+    std::string who;
+    fs::path included;
+    if (std::regex_search(line, match, not_found)) {
+      who = fs::path(match[1].str()).filename().string() + " includes ";
+      included = fs::path(match[2].str()).lexically_normal();
+    } else if (std::regex_search(line, match, not_assembled)) {
+      who = "the code's inline assembly reads (.incbin) ";
+      included = fs::path(match[1].str()).lexically_normal();
+    } else {
+      continue;
+    }
+    if (!dependencies_outside({included}, allowed).empty()) refused.push_back(who + included.string());
+  }
+  return refused;
+}
+
 std::vector<fs::path> absolute_learner_dirs(const ModuleTestRequest& request) {
   std::vector<fs::path> dirs;
   for (const auto& [module, dir] : request.learner_dirs) dirs.push_back(fs::absolute(dir));
@@ -572,20 +634,31 @@ void diagnose_crashes(const Toolchain& toolchain, const ModuleTestRequest& reque
   if (variant.prebuilt_test_objects.empty())
     for (const auto& source : plan.test_sources)
       variant.prebuilt_test_objects.push_back(fs::absolute(request.build_dir) / source.object);
-  const NinjaPlan variant_plan = plan_module_build(sanitizing, variant);
+  variant.learner_objects_dir.clear();  // the sanitized objects are this build's own
+  NinjaPlan variant_plan = plan_module_build(sanitizing, variant);
+  const std::vector<SourceToCompile> learner_sources = variant_plan.learner_sources;
   fs::create_directories(dir / "run");
-  write_if_changed(dir / "build.ninja", ninja_file_text(sanitizing, variant_plan));
   if (progress)
     progress(crashed.size() == 1 ? "a test case crashed: running it again with AddressSanitizer to see why"
                                  : "test cases crashed: running them again with AddressSanitizer to see why");
-  NinjaRun build = run_ninja(sanitizing, dir, {variant_plan.test_binary}, progress, request.build_jobs,
-                             compile_limit_s(request, sanitizing));
+  // A grader compiles the learner's files in their fresh root here too.
+  const fs::path objects_dir = is_grader_build(variant) ? dir / "learner" : dir;
+  NinjaRun build;
+  build.ok = true;
+  if (is_grader_build(variant))
+    build = build_shared_learner_objects(sanitizing, variant_plan, objects_dir, progress, request.build_jobs,
+                                         learner_build_confinement(variant, sanitizing));
+  if (build.ok) {
+    write_if_changed(dir / "build.ninja", ninja_file_text(sanitizing, variant_plan));
+    build = run_ninja(sanitizing, dir, {variant_plan.test_binary}, progress, request.build_jobs,
+                      {compile_limit_s(request, sanitizing), {}});
+  }
   if (!build.ok) return;  // the plain build compiled; keep what its backtrace said
   // Code can include other files when sanitized (#ifdef __SANITIZE_ADDRESS__): the same check applies.
   if (!request.learner_include_dirs.empty()) {
-    if (!includes_outside_allowed(sanitizing, request, variant_plan.learner_sources, dir).empty()) return;
+    if (!includes_outside_allowed(sanitizing, request, learner_sources, objects_dir).empty()) return;
     TestReport checked;
-    refuse_forbidden_definitions(sanitizing, variant_plan, variant_plan.learner_sources, dir, checked);
+    refuse_forbidden_definitions(sanitizing, variant_plan, learner_sources, objects_dir, checked);
     if (!checked.refused_definitions.empty()) return;
   }
 
@@ -642,18 +715,23 @@ TestReport run_module_tests(const Toolchain& toolchain, const ModuleTestRequest&
   auto build_start = std::chrono::steady_clock::now();
   NinjaRun build;
   build.ok = true;
-  if (!request.learner_objects_dir.empty())
-    build = build_shared_learner_objects(toolchain, plan, request.learner_objects_dir, progress, request.build_jobs);
+  const fs::path learner_objects_dir = learner_objects_dir_of(request, build_dir);
+  if (!learner_objects_dir.empty())
+    build = build_shared_learner_objects(toolchain, plan, learner_objects_dir, progress, request.build_jobs,
+                                         is_grader_build(request) ? learner_build_confinement(request, toolchain)
+                                                                  : BuildConfinement{});
   if (build.ok) {
     write_if_changed(build_dir / "build.ninja", ninja_file_text(toolchain, plan));
     build = run_ninja(toolchain, build_dir, {plan.test_binary}, progress, request.build_jobs,
-                      compile_limit_s(request, toolchain));
+                      {compile_limit_s(request, toolchain), {}});
   }
   report.build_ok = build.ok;
   report.build_log = build.log;
   if (!request.learner_include_dirs.empty()) {
-    const fs::path objects_dir = request.learner_objects_dir.empty() ? build_dir : fs::absolute(request.learner_objects_dir);
+    const fs::path objects_dir = learner_objects_dir.empty() ? build_dir : learner_objects_dir;
     report.refused_includes = includes_outside_allowed(toolchain, request, learner_sources, objects_dir);
+    if (report.refused_includes.empty() && !report.build_ok && is_grader_build(request))
+      report.refused_includes = includes_not_found_outside(build.log, request);
     if (!report.refused_includes.empty()) {
       report.build_ok = false;
       report.build_log = "refused: the code includes files outside the public headers and its own folder (the compiler's "

@@ -567,9 +567,17 @@ SandboxResult sandboxed_run(const SandboxSpec& spec) {
     result.error = "too many files to hand to the program (at most " + std::to_string(kMaxHandedDescriptors) + ")";
     return result;
   }
-  // O_NOFOLLOW: whatever lies at these paths, tito writes to no file a link points to.
+  // Whatever lies at these paths, tito writes to no file a link points to: O_NOFOLLOW for a symbolic
+  // link, and a file with a second name (a hard link) is refused before it is emptied.
   auto open_for_program = [](const fs::path& file) {
-    return open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0644);
+    const int fd = open(file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0644);
+    struct stat info {};
+    if (fd >= 0 && (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode) || info.st_nlink != 1 || ftruncate(fd, 0) != 0)) {
+      close(fd);
+      errno = ELOOP;
+      return -1;
+    }
+    return fd;
   };
   std::vector<HandedDescriptor> handed;
   auto close_handed = [&] {
