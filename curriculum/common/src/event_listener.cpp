@@ -75,10 +75,12 @@ bool split_comparison(const std::string& expanded, SplitValues& values) {
 }
 
 // What an assertion tells about the code under test, for the case's transcript. An `a == b` comparison
-// keeps its expanded text ("6 == 6"): tito compares its numbers with a tolerance. Everything else keeps
-// only its verdict: a bound (`<`), an Approx with an unknown margin or a message matcher such as
-// Contains pins no single value, so valid solutions may differ there. Our tensor matchers record the
-// whole tensor themselves (testing.cpp), so their text is left out.
+// keeps its expanded text ("6 == 6"): tito compares its numbers with a tolerance. `a == Approx(b)` keeps
+// its Approx side ("== Approx( 0.18 )"): the value the test worked out, from the case's (seeded) inputs,
+// which pins the inputs, while the code's own value may differ from the reference's by the Approx's
+// margin, which tito cannot see. Everything else keeps only its verdict: a bound (`<`) or a message
+// matcher such as Contains pins no single value, so valid solutions may differ there. Our tensor
+// matchers record the whole tensor themselves (testing.cpp), so their text is left out.
 std::string observed_text(const Catch::AssertionResult& result) {
   const std::string macro = result.getTestMacroName().empty() ? "" : std::string(result.getTestMacroName());
   const std::string expanded = result.hasExpression() ? result.getExpandedExpression() : "";
@@ -89,6 +91,11 @@ std::string observed_text(const Catch::AssertionResult& result) {
                      macro.find("NOTHROW") == std::string::npos;
   const bool equality = expanded.find(" == ") != std::string::npos || expanded.find("\n==\n") != std::string::npos;
   if (plain && equality && expanded.find("Approx(") == std::string::npos) return written + ": " + expanded;
+  const auto approx = expanded.find("Approx(");
+  const bool approx_on_the_right = approx != std::string::npos && expanded.find("Approx(", approx + 1) == std::string::npos &&
+                                   (expanded.rfind(" == ", approx) != std::string::npos ||
+                                    expanded.rfind("\n==\n", approx) != std::string::npos);
+  if (plain && equality && approx_on_the_right && result.isOk()) return written + ": == " + expanded.substr(approx);
   return written + (result.isOk() ? ": held" : ": failed");
 }
 

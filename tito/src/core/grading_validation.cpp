@@ -16,6 +16,7 @@
 #include "core/starter_generator.h"
 #include "core/variants.h"
 #include "build/ninja_file.h"
+#include "run/transcript.h"
 
 namespace tito {
 namespace fs = std::filesystem;
@@ -382,6 +383,41 @@ std::vector<std::string> framework_source_mentions(const std::string& text, cons
   return mentions;
 }
 
+// Every case that earns points must record something that depends on the grading seed: a case whose
+// results are the same on every seed can be passed by code that writes down the answers to the test's
+// literal inputs (and under `tito grade` it earns nothing for them only if it records what differs).
+// The reference runs again on a second seed; a case with points whose transcript did not change is
+// named, with what it recorded.
+ValidationCheck check_seeded_cases(const Toolchain& toolchain, ModuleTestRequest request, const TestReport& public_run) {
+  constexpr uint64_t kOtherSeed = 9876543210123ull;  // any seed but the public one
+  request.run_env["TITO_GRADING_SEED"] = std::to_string(kOtherSeed);
+  request.build_dir = request.build_dir.string() + "-seeded";
+  const TestReport seeded = run_module_tests(toolchain, request);
+  std::map<std::string, const CaseResult*> other;
+  for (const auto& c : seeded.cases) other[c.name] = &c;
+  std::vector<std::string> fixed, failing;
+  int fixed_points = 0, points = 0;
+  for (const auto& c : public_run.cases) {
+    points += c.points;
+    auto found = other.find(c.name);
+    if (found == other.end() || !found->second->passed()) {
+      failing.push_back(fmt::format("'{}' ({})", c.name, found == other.end() ? "not run" : to_string(found->second->status)));
+      continue;
+    }
+    if (c.points == 0 || !compare_transcripts(c.observations, found->second->observations).same) continue;
+    fixed.push_back(fmt::format("'{}' ({} points, {} records)", c.name, c.points, c.observations.size()));
+    fixed_points += c.points;
+  }
+  ValidationCheck check{"seeded cases", fixed.empty() && failing.empty(), false, ""};
+  check.detail = fixed.empty() ? fmt::format("every case with points records results that depend on the grading seed")
+                               : fmt::format("{} of {} points sit on cases that record the same on every seed (give each a "
+                                             "check on random_tensor / random_int inputs): {}",
+                                             fixed_points, points, fmt::join(fixed, "; "));
+  if (!failing.empty())
+    check.detail += fmt::format("; the reference does not pass on seed {}: {}", kOtherSeed, fmt::join(failing, "; "));
+  return check;
+}
+
 std::vector<ModuleValidation> validate_modules(const Installation& installation, const Curriculum& curriculum,
                                                const Toolchain& toolchain, const std::vector<const ModuleInfo*>& modules,
                                                const fs::path& scratch_dir, int jobs, bool check_variants_too,
@@ -547,6 +583,10 @@ std::vector<ModuleValidation> validate_modules(const Installation& installation,
         if (!failing.empty()) check.detail += fmt::format("; failing: {}", fmt::join(failing, "; "));
       }
       validation.checks.push_back(check);
+      if (!starter && check.ok) {
+        say("running the reference again on another seed");
+        validation.checks.push_back(check_seeded_cases(toolchain, request, report));
+      }
     }
     if (check_variants_too && validation.checks.back().ok) {
       say("building and running its known-wrong variants");
