@@ -2,7 +2,7 @@
 # How long `tito grade` takes for a class: N synthetic learners (default 30), each a complete
 # reference workspace of every gradable module with a per-learner comment in every learner file (so
 # no result is shared through the cache), graded with -j JOBS (default 2); then the same class again
-# (every result cached). Prints both wall times and the load average.
+# with --keep-seed (every result cached). Prints both wall times and the load average.
 #   bench/grading_speed.sh [LEARNERS] [JOBS] [MODULES]   e.g. 30 2 01,02,03,04,05 (default: every gradable
 #   module); needs TITO, or tito on the PATH
 set -euo pipefail
@@ -39,13 +39,13 @@ echo "grading $learners learners, modules $modules, -j$jobs ($(nproc) cores, loa
 # Wall time, and CPU time of tito and everything it waited for (compilers, links, test programs):
 # on a busy machine the CPU time over the cores is what an idle one would need.
 grade() {
-  /usr/bin/time -f "%e %U %S" -o time.txt "$tito" grade class --out grades -j "$jobs" --modules "$modules" >out.txt 2>/dev/null
+  /usr/bin/time -f "%e %U %S" -o time.txt "$tito" grade class --out grades -j "$jobs" --modules "$modules" "$@" >out.txt 2>/dev/null
   head -n 1 out.txt
   read -r wall user sys < time.txt
   echo "  wall $wall s, CPU $(echo "$user + $sys" | bc) s (idle $(nproc)-core estimate: $(echo "($user + $sys) / $jobs" | bc) s)"
 }
 grade
-grade
+grade --keep-seed  # the same seed, so every result is reused (without it, a new seed grades everything again)
 python3 - grades/grades.csv <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))

@@ -23,17 +23,7 @@ reference_tests="$TINYTORCH_BUILD_DIR/curriculum/curriculum_02_reference"
 [[ -x $reference_tests ]] || fail "$reference_tests is missing (build the curriculum_02_reference target)"
 
 # A workspace holding the reference files of modules 01 and 02.
-"$TITO" init base >/dev/null
-python3 - "$TINYTORCH_SOURCE_DIR" base <<'PY'
-import json, os, shutil, sys
-src, ws = sys.argv[1], sys.argv[2]
-for m in json.load(open(os.path.join(src, "curriculum/curriculum.json")))["modules"]:
-    if m["number"] in ("01", "02"):
-        folder = os.path.join(ws, "modules", m["number"] + "_" + m["slug"])
-        os.makedirs(folder, exist_ok=True)
-        for f in m["learner_files"]:
-            shutil.copy(os.path.join(src, f), folder)
-PY
+e2e_reference_workspace base 01 02
 
 step "the reference's transcript on the public seed (what a forger can record at home)"
 TITO_EVENTS_FD=3 "$reference_tests" -o /dev/null 3>>"$SCRATCH/public_events.jsonl" >/dev/null 2>&1 || fail "the reference tests fail"

@@ -28,17 +28,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib/learner_env.bash"
 e2e_scratch links
 cd "$SCRATCH"
 
-"$TITO" init base >/dev/null
-python3 - "$TINYTORCH_SOURCE_DIR" base <<'PY'
-import json, os, shutil, sys
-src, ws = sys.argv[1], sys.argv[2]
-for m in json.load(open(os.path.join(src, "curriculum/curriculum.json")))["modules"]:
-    if m["number"] in ("01", "02"):
-        folder = os.path.join(ws, "modules", m["number"] + "_" + m["slug"])
-        os.makedirs(folder, exist_ok=True)
-        for f in m["learner_files"]:
-            shutil.copy(os.path.join(src, f), folder)
-PY
+e2e_reference_workspace base 01 02
 acts=modules/02_activations/activations.cpp
 GRADES="$SCRATCH/grades"
 mkdir -p class

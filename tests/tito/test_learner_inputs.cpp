@@ -52,6 +52,21 @@ std::string rejection_of(const fs::path& archive, const fs::path& dest) {
 
 const std::string kBadName = "eve\xff\xfe";
 
+// The two-file fixture module (tests/tito/data/run_incremental) copied into `scratch`, and a grader's
+// request for it: its files compiled against the folder public/ only.
+ModuleTestRequest graders_fixture_request(const Scratch& scratch) {
+  fs::copy(fs::path(TITO_TESTS_DATA_DIR) / "run_incremental", scratch.root / "module", fs::copy_options::recursive);
+  scratch.write("public/fx/helper.h", "namespace incremental { inline int twice(int a) { return 2 * a; } }\n");
+  ModuleTestRequest request;
+  request.module = "fx";
+  request.learner_dirs["fx"] = scratch.root / "module" / "learner";
+  request.test_sources = {scratch.root / "module" / "tests" / "test_incremental.cpp"};
+  request.build_dir = scratch.root / "build";
+  request.time_limit_s = 10;
+  request.learner_include_dirs = {scratch.root / "public"};
+  return request;
+}
+
 }  // namespace
 
 TEST_CASE("invalid UTF-8 is written as \\xFF escapes and valid UTF-8 is kept", "[grading][utf8]") {
@@ -190,17 +205,8 @@ TEST_CASE("a confined learner build that includes a file outside the public head
           "[grading][includes][run]") {
   const Toolchain toolchain = load_toolchain(TITO_BUILD_DIR);
   Scratch scratch;
-  const fs::path fixture = fs::path(TITO_TESTS_DATA_DIR) / "run_incremental";
-  fs::copy(fixture, scratch.root / "module", fs::copy_options::recursive);
   const fs::path secret = scratch.write("repo/secret.txt", "the reference answer is forty-two\n");
-  scratch.write("public/fx/helper.h", "namespace incremental { inline int twice(int a) { return 2 * a; } }\n");
-  ModuleTestRequest request;
-  request.module = "fx";
-  request.learner_dirs["fx"] = scratch.root / "module" / "learner";
-  request.test_sources = {scratch.root / "module" / "tests" / "test_incremental.cpp"};
-  request.build_dir = scratch.root / "build";
-  request.time_limit_s = 10;
-  request.learner_include_dirs = {scratch.root / "public"};
+  const ModuleTestRequest request = graders_fixture_request(scratch);
 
   // A public header is fine.
   std::ofstream(scratch.root / "module" / "learner" / "product.cpp", std::ios::app) << "#include \"fx/helper.h\"\n";
@@ -224,16 +230,7 @@ TEST_CASE("a confined learner build that defines what belongs to the harness or 
           "[grading][symbols][run]") {
   const Toolchain toolchain = load_toolchain(TITO_BUILD_DIR);
   Scratch scratch;
-  const fs::path fixture = fs::path(TITO_TESTS_DATA_DIR) / "run_incremental";
-  fs::copy(fixture, scratch.root / "module", fs::copy_options::recursive);
-  scratch.write("public/fx/helper.h", "");
-  ModuleTestRequest request;
-  request.module = "fx";
-  request.learner_dirs["fx"] = scratch.root / "module" / "learner";
-  request.test_sources = {scratch.root / "module" / "tests" / "test_incremental.cpp"};
-  request.build_dir = scratch.root / "build";
-  request.time_limit_s = 10;
-  request.learner_include_dirs = {scratch.root / "public"};
+  const ModuleTestRequest request = graders_fixture_request(scratch);
 
   // Helpers of the learner's own, in any namespace, are fine.
   std::ofstream(scratch.root / "module" / "learner" / "product.cpp", std::ios::app)

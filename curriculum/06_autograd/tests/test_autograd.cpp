@@ -2,6 +2,10 @@
 // shows each one: d/dw (xw)^2 = 2x^2 w = 24, ...) or measured by central differences, never
 // computed with the code under test. Each case is tagged with its points ([points=N], 100 in all);
 // hints.json has a hint per case.
+// Every case ends with inputs drawn by random_tensor / random_int, the expected gradients worked out
+// here from the chain rule in plain loops over the drawn values: under `tito grade` they come from a
+// secret seed, so only code that computes the gradients gets them right (`tito module test` draws
+// with a fixed seed).
 #include <catch2/catch.hpp>
 #include <tinytorch/torch.h>
 #include <tinytorch/testing.h>
@@ -106,6 +110,62 @@ void check_close(const std::vector<double>& actual, const std::vector<double>& e
   }
 }
 
+// A double tensor of `sizes` holding `data` row by row, built without any op under test.
+Tensor double_tensor(const Sizes& sizes, const std::vector<double>& data) {
+  Tensor result = torch::empty(sizes, torch::kDouble);
+  std::copy(data.begin(), data.end(), result.data_ptr<double>());
+  return result;
+}
+
+// A drawn double tensor (values k/8 in [-2, 2]), and the same as a leaf that requires grad.
+Tensor drawn_values(const Sizes& sizes) { return random_tensor(sizes, -2, 2, torch::kDouble); }
+Tensor drawn_leaf(const Sizes& sizes) { return drawn_values(sizes).requires_grad_(); }
+
+// A drawn multiplier k/4 with k in [-8, 8] but never 0, so it cannot hide a missing factor.
+double drawn_factor() {
+  const int64_t magnitude = random_int(1, 8);
+  return static_cast<double>(random_int(0, 1) == 0 ? -magnitude : magnitude) / 4;
+}
+
+// The mean cross-entropy of relu(input @ w1 + b1) @ w2 + b2 against `labels`, worked out in plain
+// loops over the tensors' values: what central differences of the MLP case measure.
+double mlp_loss(const Tensor& input, const Tensor& w1, const Tensor& b1, const Tensor& w2, const Tensor& b2,
+                const std::vector<int64_t>& labels) {
+  const std::vector<double> x = values(input), first = values(w1), first_bias = values(b1), second = values(w2),
+                            second_bias = values(b2);
+  const int64_t batch = input.size(0), features = input.size(1), hidden = w1.size(1), classes = w2.size(1);
+  double total = 0;
+  for (int64_t n = 0; n < batch; ++n) {
+    std::vector<double> logits(second_bias);
+    for (int64_t h = 0; h < hidden; ++h) {
+      double pre_activation = first_bias[h];
+      for (int64_t k = 0; k < features; ++k) pre_activation += x[n * features + k] * first[k * hidden + h];
+      const double activation = pre_activation > 0 ? pre_activation : 0;
+      for (int64_t c = 0; c < classes; ++c) logits[c] += activation * second[h * classes + c];
+    }
+    double top = logits[0];
+    for (double logit : logits) top = std::max(top, logit);
+    double exponentials = 0;
+    for (double logit : logits) exponentials += std::exp(logit - top);
+    total += top + std::log(exponentials) - logits[labels[n]];
+  }
+  return total / static_cast<double>(batch);
+}
+
+// Checks that every node in `order` comes before every node it sends gradients to.
+void check_before_receivers(const std::vector<torch::autograd::Node*>& order) {
+  for (size_t i = 0; i < order.size(); ++i) {
+    for (const auto& edge : order[i]->next_edges()) {
+      if (!edge.is_valid()) continue;
+      INFO(order[i]->name() << " at position " << i << " sends gradients to " << edge.function->name()
+                            << ", which must come after it");
+      const auto position = std::find(order.begin(), order.end(), edge.function.get());
+      REQUIRE(position != order.end());
+      CHECK(position - order.begin() > static_cast<std::ptrdiff_t>(i));
+    }
+  }
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -130,6 +190,22 @@ TEST_CASE("sum_to sums a broadcast gradient back to the input's shape", "[points
   CHECK(values(scalar) == std::vector<double>{4096.0});
   const Tensor mixed = sum_to(torch::tensor({{1.0, 2.0, 3.0}, {4.0, 5.0, 6.0}}), {1, 3});
   CHECK(values(mixed) == std::vector<double>{5, 7, 9});
+  // A drawn (lead, rows, cols) gradient summed back to (rows, 1) and to (cols): the sums worked out here.
+  const int64_t lead = random_int(1, 4), rows = random_int(1, 5), cols = random_int(2, 5);
+  const Tensor drawn = drawn_values({lead, rows, cols});
+  const std::vector<double> g = values(drawn);
+  std::vector<double> per_row(rows, 0.0), per_col(cols, 0.0);
+  for (int64_t l = 0; l < lead; ++l) {
+    for (int64_t r = 0; r < rows; ++r) {
+      for (int64_t c = 0; c < cols; ++c) {
+        per_row[r] += g[(l * rows + r) * cols + c];
+        per_col[c] += g[(l * rows + r) * cols + c];
+      }
+    }
+  }
+  CHECK_THAT(sum_to(drawn, {rows, 1}), AllClose(double_tensor({rows, 1}, per_row)));
+  CHECK_THAT(sum_to(drawn, {cols}), AllClose(double_tensor({cols}, per_col)));
+  CHECK_THAT(sum_to(drawn, {lead, rows, cols}), Equals(drawn));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -151,6 +227,18 @@ TEST_CASE("add: both inputs get the gradient, a broadcast bias gets the sum over
   REQUIRE_NOTHROW(a.add(b, 2.5).sum().backward());
   CHECK_THAT(b.grad(), Equals(torch::full({2, 2}, 2.5)));
   CHECK_THAT(a.grad(), Equals(torch::full({2}, 2.0)));  // broadcast over 2 rows
+  // Drawn input, bias, alpha and upstream gradient G: d input = G, d bias = alpha * (column sums of G).
+  const int64_t rows = random_int(1, 5), cols = random_int(1, 5);
+  Tensor input = drawn_leaf({rows, cols}), drawn_bias = drawn_leaf({cols});
+  const double alpha = drawn_factor();
+  const Tensor upstream = drawn_values({rows, cols});
+  REQUIRE_NOTHROW(input.add(drawn_bias, alpha).backward(upstream));
+  const std::vector<double> g = values(upstream);
+  std::vector<double> bias_gradient(cols, 0.0);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c) bias_gradient[c] += alpha * g[r * cols + c];
+  CHECK_THAT(input.grad(), Equals(upstream));
+  CHECK_THAT(drawn_bias.grad(), AllClose(double_tensor({cols}, bias_gradient)));
 }
 
 TEST_CASE("mul: the gradient of a * b is b for a and a for b", "[points=8][mul]") {
@@ -171,6 +259,30 @@ TEST_CASE("mul: the gradient of a * b is b for a and a for b", "[points=8][mul]"
   auto x = torch::ones({2}, torch::requires_grad());
   REQUIRE_NOTHROW((x * 3).sum().backward());
   CHECK_THAT(x.grad(), Equals(torch::full({2}, 3.0)));
+  // Drawn (rows, 1) * (cols) with a drawn upstream gradient G:
+  // d column[r] = sum_c G[r][c] row[c], d row[c] = sum_r G[r][c] column[r].
+  const int64_t rows = random_int(1, 5), cols = random_int(1, 5);
+  Tensor drawn_column = drawn_leaf({rows, 1}), drawn_row = drawn_leaf({cols});
+  const Tensor upstream = drawn_values({rows, cols});
+  REQUIRE_NOTHROW((drawn_column * drawn_row).backward(upstream));
+  const std::vector<double> g = values(upstream), u = values(drawn_column), v = values(drawn_row);
+  std::vector<double> column_gradient(rows, 0.0), row_gradient(cols, 0.0);
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t c = 0; c < cols; ++c) {
+      column_gradient[r] += g[r * cols + c] * v[c];
+      row_gradient[c] += g[r * cols + c] * u[r];
+    }
+  }
+  CHECK_THAT(drawn_column.grad(), AllClose(double_tensor({rows, 1}, column_gradient)));
+  CHECK_THAT(drawn_row.grad(), AllClose(double_tensor({cols}, row_gradient)));
+  // A drawn number s: d (x * s) = s G.
+  Tensor scaled = drawn_leaf({cols});
+  const double factor = drawn_factor();
+  const Tensor scaled_upstream = drawn_values({cols});
+  REQUIRE_NOTHROW((scaled * factor).backward(scaled_upstream));
+  std::vector<double> scaled_gradient = values(scaled_upstream);
+  for (double& entry : scaled_gradient) entry *= factor;
+  CHECK_THAT(scaled.grad(), AllClose(double_tensor({cols}, scaled_gradient)));
 }
 
 TEST_CASE("mm: dA = G B^T and dB = A^T G", "[points=8][mm]") {
@@ -193,6 +305,23 @@ TEST_CASE("mm: dA = G B^T and dB = A^T G", "[points=8][mm]") {
   REQUIRE_NOTHROW(left.mm(right).backward(torch::tensor({{1.0, 0.0}, {0.0, 2.0}, {3.0, 0.0}})));
   CHECK_THAT(left.grad(), Equals(torch::tensor({{1.0, 1.0, 1.0, 1.0}, {2.0, 2.0, 2.0, 2.0}, {3.0, 3.0, 3.0, 3.0}})));
   CHECK_THAT(right.grad(), Equals(torch::tensor({{4.0, 2.0}, {4.0, 2.0}, {4.0, 2.0}, {4.0, 2.0}})));  // column sums of G
+  // Drawn (n, k) @ (k, m) with a drawn upstream G: dA[i][p] = sum_j G[i][j] B[p][j], dB[p][j] = sum_i A[i][p] G[i][j].
+  const int64_t n = random_int(1, 4), k = random_int(1, 4), m = random_int(1, 4);
+  Tensor drawn_a = drawn_leaf({n, k}), drawn_b = drawn_leaf({k, m});
+  const Tensor upstream = drawn_values({n, m});
+  REQUIRE_NOTHROW(drawn_a.mm(drawn_b).backward(upstream));
+  const std::vector<double> g = values(upstream), va = values(drawn_a), vb = values(drawn_b);
+  std::vector<double> a_gradient(n * k, 0.0), b_gradient(k * m, 0.0);
+  for (int64_t i = 0; i < n; ++i) {
+    for (int64_t p = 0; p < k; ++p) {
+      for (int64_t j = 0; j < m; ++j) {
+        a_gradient[i * k + p] += g[i * m + j] * vb[p * m + j];
+        b_gradient[p * m + j] += va[i * k + p] * g[i * m + j];
+      }
+    }
+  }
+  CHECK_THAT(drawn_a.grad(), AllClose(double_tensor({n, k}, a_gradient)));
+  CHECK_THAT(drawn_b.grad(), AllClose(double_tensor({k, m}, b_gradient)));
 }
 
 TEST_CASE("sum: every element that was summed gets the output's gradient", "[points=8][sum]") {
@@ -209,6 +338,28 @@ TEST_CASE("sum: every element that was summed gets the output's gradient", "[poi
   auto kept = torch::ones({2, 3}, torch::requires_grad());
   REQUIRE_NOTHROW(kept.sum({0}, /*keepdim=*/true).backward(torch::tensor({{1.0, 2.0, 3.0}})));
   CHECK_THAT(kept.grad(), Equals(torch::tensor({{1.0, 2.0, 3.0}, {1.0, 2.0, 3.0}})));
+  // Drawn (height, width) inputs and drawn upstream gradients: every summed element gets its sum's gradient.
+  const int64_t height = random_int(1, 5), width = random_int(1, 5);
+  Tensor everything = drawn_leaf({height, width});
+  const double total_gradient = drawn_factor();
+  REQUIRE_NOTHROW(everything.sum().backward(torch::full(Sizes{}, total_gradient, torch::kDouble)));
+  CHECK_THAT(everything.grad(), Equals(double_tensor({height, width}, std::vector<double>(height * width, total_gradient))));
+  Tensor by_row = drawn_leaf({height, width});
+  const Tensor row_upstream = drawn_values({height});
+  REQUIRE_NOTHROW(by_row.sum({1}).backward(row_upstream));
+  const std::vector<double> gr = values(row_upstream);
+  std::vector<double> by_row_gradient;
+  for (int64_t r = 0; r < height; ++r)
+    for (int64_t c = 0; c < width; ++c) by_row_gradient.push_back(gr[r]);
+  CHECK_THAT(by_row.grad(), Equals(double_tensor({height, width}, by_row_gradient)));
+  Tensor by_column = drawn_leaf({height, width});
+  const Tensor column_upstream = drawn_values({1, width});
+  REQUIRE_NOTHROW(by_column.sum({0}, /*keepdim=*/true).backward(column_upstream));
+  const std::vector<double> gc = values(column_upstream);
+  std::vector<double> by_column_gradient;
+  for (int64_t r = 0; r < height; ++r)
+    for (int64_t c = 0; c < width; ++c) by_column_gradient.push_back(gc[c]);
+  CHECK_THAT(by_column.grad(), Equals(double_tensor({height, width}, by_column_gradient)));
 }
 
 TEST_CASE("each node keeps only what its rule needs: nothing for add and sum, both inputs for mul and mm",
@@ -227,6 +378,38 @@ TEST_CASE("each node keeps only what its rule needs: nothing for add and sum, bo
   REQUIRE(matmul.size() == 2);
   CHECK(((matmul[0].is_alias_of(x) && matmul[1].is_alias_of(w)) ||
          (matmul[0].is_alias_of(w) && matmul[1].is_alias_of(x))));
+  // Drawn inputs: what mul and mm kept is enough for their gradients, worked out here.
+  const int64_t rows = random_int(1, 4), cols = random_int(1, 4), outputs = random_int(1, 4);
+  Tensor left = drawn_leaf({rows, cols}), scale = drawn_leaf({cols});
+  CHECK((left + scale).grad_fn()->saved_tensors().empty());
+  CHECK(left.sum().grad_fn()->saved_tensors().empty());
+  const Tensor product_upstream = drawn_values({rows, cols});
+  REQUIRE_NOTHROW((left * scale).backward(product_upstream));
+  const std::vector<double> g = values(product_upstream), vl = values(left), vs = values(scale);
+  std::vector<double> left_gradient(rows * cols), scale_gradient(cols, 0.0);
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t c = 0; c < cols; ++c) {
+      left_gradient[r * cols + c] = g[r * cols + c] * vs[c];
+      scale_gradient[c] += g[r * cols + c] * vl[r * cols + c];
+    }
+  }
+  CHECK_THAT(left.grad(), AllClose(double_tensor({rows, cols}, left_gradient)));
+  CHECK_THAT(scale.grad(), AllClose(double_tensor({cols}, scale_gradient)));
+  Tensor features = drawn_leaf({rows, cols}), weights = drawn_leaf({cols, outputs});
+  const Tensor mm_upstream = drawn_values({rows, outputs});
+  REQUIRE_NOTHROW(features.mm(weights).backward(mm_upstream));
+  const std::vector<double> gm = values(mm_upstream), vf = values(features), vw = values(weights);
+  std::vector<double> features_gradient(rows * cols, 0.0), weights_gradient(cols * outputs, 0.0);
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t c = 0; c < cols; ++c) {
+      for (int64_t o = 0; o < outputs; ++o) {
+        features_gradient[r * cols + c] += gm[r * outputs + o] * vw[c * outputs + o];
+        weights_gradient[c * outputs + o] += vf[r * cols + c] * gm[r * outputs + o];
+      }
+    }
+  }
+  CHECK_THAT(features.grad(), AllClose(double_tensor({rows, cols}, features_gradient)));
+  CHECK_THAT(weights.grad(), AllClose(double_tensor({cols, outputs}, weights_gradient)));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -260,6 +443,21 @@ TEST_CASE("relu passes the gradient where the output is positive, and matches ce
       },
       point);
   check_close(values(leaf.grad()), numeric, 1e-6);
+  // Drawn points k/8 + 1/16 (never the kink at 0) and a drawn upstream G: d x = G where x > 0, else 0.
+  const int64_t count = random_int(1, 8);
+  Tensor drawn_point = drawn_values({count});
+  for (int64_t i = 0; i < count; ++i) drawn_point.data_ptr<double>()[i] += 1.0 / 16;
+  drawn_point.requires_grad_();
+  const Tensor upstream = drawn_values({count});
+  auto drawn_output = torch::relu(drawn_point);
+  const std::vector<Tensor> drawn_saved = drawn_output.grad_fn()->saved_tensors();
+  REQUIRE(drawn_saved.size() == 1);
+  CHECK(drawn_saved[0].is_alias_of(drawn_output));
+  REQUIRE_NOTHROW(drawn_output.backward(upstream));
+  const std::vector<double> at = values(drawn_point), g = values(upstream);
+  std::vector<double> expected(count);
+  for (int64_t i = 0; i < count; ++i) expected[i] = at[i] > 0 ? g[i] : 0.0;
+  CHECK_THAT(drawn_point.grad(), Equals(double_tensor({count}, expected)));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -301,6 +499,23 @@ TEST_CASE("topological_order lists each node once, before every node it sends gr
   size_t chain_order_size = 0;
   run_on_small_stack([&] { chain_order_size = torch::autograd::topological_order({chain.grad_fn().get()}).size(); });
   CHECK(chain_order_size == 10001);
+  // A drawn number of uses of one leaf: x * x * ... * x, summed. Every MulBackward0 also reaches the
+  // leaf's AccumulateGrad directly; it is listed once: SumBackward0, the products, AccumulateGrad.
+  const int64_t uses = random_int(1, 20);
+  auto base = torch::ones({1}, torch::requires_grad());
+  auto power = base;
+  for (int64_t i = 0; i < uses; ++i) power = power * base;
+  auto power_sum = power.sum();
+  const std::vector<torch::autograd::Node*> power_order = torch::autograd::topological_order({power_sum.grad_fn().get()});
+  INFO("for " << uses << " products topological_order gave: " << names_of(power_order));
+  REQUIRE(power_order.size() == static_cast<size_t>(uses + 2));
+  CHECK(power_order.front() == power_sum.grad_fn().get());
+  check_before_receivers(power_order);
+  // A drawn chain length: one node per add and the leaf's AccumulateGrad.
+  const int64_t length = random_int(1, 50);
+  auto drawn_chain = deep;
+  for (int64_t i = 0; i < length; ++i) drawn_chain = drawn_chain + 1.0;
+  CHECK(torch::autograd::topological_order({drawn_chain.grad_fn().get()}).size() == static_cast<size_t>(length + 1));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -325,6 +540,21 @@ TEST_CASE("backward computes the worked examples: 3x + 1, (xy + 5)^2 and (2x).su
   auto twice = torch::tensor({1.0, 2.0}, torch::requires_grad());
   REQUIRE_NOTHROW((twice * 2).sum().backward());
   CHECK_THAT(twice.grad(), Equals(torch::tensor({2.0, 2.0})));
+  // The same worked examples at drawn points: d/dx (s x + 1) = s; for L = (xy + c)^2,
+  // dL/dx = 2 (xy + c) y and dL/dy = 2 (xy + c) x.
+  Tensor drawn_x = drawn_leaf({1});
+  const double slope = drawn_factor();
+  REQUIRE_NOTHROW((drawn_x * slope + 1).backward());
+  CHECK_THAT(drawn_x.grad(), Equals(double_tensor({1}, {slope})));
+  Tensor qx = drawn_leaf({1}), qy = drawn_leaf({1});
+  const double shift = drawn_factor();
+  auto drawn_inner = qx * qy + shift;
+  auto drawn_L = (drawn_inner * drawn_inner).sum();
+  const double x_value = values(qx)[0], y_value = values(qy)[0], inner_value = x_value * y_value + shift;
+  CHECK(values(drawn_L)[0] == Approx(inner_value * inner_value).margin(1e-12));
+  REQUIRE_NOTHROW(drawn_L.backward());
+  CHECK_THAT(qx.grad(), AllClose(double_tensor({1}, {2 * inner_value * y_value})));
+  CHECK_THAT(qy.grad(), AllClose(double_tensor({1}, {2 * inner_value * x_value})));
 }
 
 TEST_CASE("a tensor used twice receives the sum of its gradients", "[points=8][accumulate]") {
@@ -356,6 +586,53 @@ TEST_CASE("a tensor used twice receives the sum of its gradients", "[points=8][a
   auto thrice_x = shared_x * 3;
   REQUIRE_NOTHROW(((twice_x + thrice_x) + twice_x).sum().backward());
   CHECK_THAT(shared_x.grad(), Equals(torch::tensor({7.0})));
+  // Drawn x and W: (x W)^2 gives dW = 2 x^2 W and dx = 2 x W^2, element by element.
+  const int64_t count = random_int(1, 6);
+  Tensor drawn_x = drawn_leaf({count}), drawn_w = drawn_leaf({count});
+  auto drawn_h = drawn_x * drawn_w;
+  REQUIRE_NOTHROW((drawn_h * drawn_h).sum().backward());
+  const std::vector<double> vx = values(drawn_x), vw = values(drawn_w);
+  std::vector<double> w_gradient(count), x_gradient(count);
+  for (int64_t i = 0; i < count; ++i) {
+    w_gradient[i] = 2 * vx[i] * vx[i] * vw[i];
+    x_gradient[i] = 2 * vx[i] * vw[i] * vw[i];
+  }
+  CHECK_THAT(drawn_w.grad(), AllClose(double_tensor({count}, w_gradient)));
+  CHECK_THAT(drawn_x.grad(), AllClose(double_tensor({count}, x_gradient)));
+  // A drawn number of doublings: 2^d leaf.
+  const int64_t doublings = random_int(1, 12);
+  auto drawn_leaf_value = torch::tensor({1.0}, torch::requires_grad());
+  auto drawn_doubled = drawn_leaf_value;
+  for (int64_t i = 0; i < doublings; ++i) drawn_doubled = drawn_doubled + drawn_doubled;
+  REQUIRE_NOTHROW(drawn_doubled.sum().backward());
+  CHECK(values(drawn_leaf_value.grad())[0] == Approx(std::ldexp(1.0, static_cast<int>(doublings))));
+  // Drawn n x n matrices in ((a @ b) + a) * b, summed: d/da = b b^T + b, d/db = a^T b + (a b + a).
+  const int64_t n = random_int(1, 3);
+  Tensor drawn_a = drawn_leaf({n, n}), drawn_b = drawn_leaf({n, n});
+  REQUIRE_NOTHROW(((drawn_a.mm(drawn_b) + drawn_a) * drawn_b).sum().backward());
+  const std::vector<double> va = values(drawn_a), vb = values(drawn_b);
+  std::vector<double> a_gradient(n * n), b_gradient(n * n);
+  for (int64_t i = 0; i < n; ++i) {
+    for (int64_t j = 0; j < n; ++j) {
+      double b_bt = 0, at_b = 0, a_b = 0;
+      for (int64_t k = 0; k < n; ++k) {
+        b_bt += vb[i * n + k] * vb[j * n + k];
+        at_b += va[k * n + i] * vb[k * n + j];
+        a_b += va[i * n + k] * vb[k * n + j];
+      }
+      a_gradient[i * n + j] = b_bt + vb[i * n + j];
+      b_gradient[i * n + j] = at_b + a_b + va[i * n + j];
+    }
+  }
+  CHECK_THAT(drawn_a.grad(), AllClose(double_tensor({n, n}, a_gradient)));
+  CHECK_THAT(drawn_b.grad(), AllClose(double_tensor({n, n}, b_gradient)));
+  // Drawn multipliers p and q: d/dx ((p x + q x) + p x) = 2p + q, with AddBackward0's gradient shared.
+  const double p = drawn_factor(), q = drawn_factor();
+  Tensor drawn_shared = drawn_leaf({count});
+  auto p_x = drawn_shared * p;
+  auto q_x = drawn_shared * q;
+  REQUIRE_NOTHROW(((p_x + q_x) + p_x).sum().backward());
+  CHECK_THAT(drawn_shared.grad(), AllClose(double_tensor({count}, std::vector<double>(count, 2 * p + q))));
 }
 
 TEST_CASE("gradients accumulate across backward calls; retain_graph keeps the graph for a second pass",
@@ -372,6 +649,19 @@ TEST_CASE("gradients accumulate across backward calls; retain_graph keeps the gr
   auto once = (leaf.exp() * 1).sum();
   once.backward();
   CHECK_THROWS_WITH(once.backward(), Catch::Matchers::Contains("Trying to backward through the graph a second time"));
+  // Drawn multipliers: two backward calls through x * p and x * q leave p + q; a retained graph
+  // through (m x) * p and then (m x) * q leaves m p + m q.
+  const int64_t count = random_int(1, 6);
+  const double p = drawn_factor(), q = drawn_factor(), m = drawn_factor();
+  Tensor drawn_x = drawn_leaf({count});
+  REQUIRE_NOTHROW((drawn_x * p).sum().backward());
+  REQUIRE_NOTHROW((drawn_x * q).sum().backward());
+  CHECK_THAT(drawn_x.grad(), AllClose(double_tensor({count}, std::vector<double>(count, p + q))));
+  Tensor drawn_leaf_value = drawn_leaf({count});
+  auto drawn_shared = drawn_leaf_value * m;
+  REQUIRE_NOTHROW((drawn_shared * p).sum().backward({}, /*retain_graph=*/true));
+  REQUIRE_NOTHROW((drawn_shared * q).sum().backward());
+  CHECK_THAT(drawn_leaf_value.grad(), AllClose(double_tensor({count}, std::vector<double>(count, m * p + m * q))));
 }
 
 TEST_CASE("a 10,000-op chain backpropagates without recursion", "[points=5][backward]") {
@@ -381,29 +671,44 @@ TEST_CASE("a 10,000-op chain backpropagates without recursion", "[points=5][back
   // On a 256 KiB call stack (the default 8 MiB would hide a recursion per node).
   run_on_small_stack([&] { y.sum().backward(); });
   CHECK(values(x.grad())[0] == Approx(std::pow(1.0001, 10000)).epsilon(1e-3));
+  // A drawn factor 1 + k / 100000 in double: d/dx (x f^10000) = f^10000, between e^0.1 and e^1.
+  const double factor = 1 + static_cast<double>(random_int(1, 10)) / 100000;
+  auto drawn_x = torch::ones({1}, torch::TensorOptions().dtype(torch::kDouble).requires_grad(true));
+  auto drawn_y = drawn_x;
+  for (int i = 0; i < 10000; ++i) drawn_y = drawn_y * factor;
+  run_on_small_stack([&] { drawn_y.sum().backward(); });
+  CHECK(values(drawn_x.grad())[0] == Approx(std::pow(factor, 10000)).epsilon(1e-9));
 }
 
 TEST_CASE("an MLP's gradients match central differences", "[points=10][mlp]") {
-  // Drawn inputs (secret under `tito grade`). random_tensor's values lie on a 1/8 grid; the offsets keep
-  // every pre-activation off ReLU's kink at exactly 0, where central differences would not apply.
-  auto drawn = [](Sizes sizes, double offset) { return random_tensor(sizes, -2, 2, torch::kDouble) + offset; };
-  Tensor w1 = drawn({3, 4}, 0.0123), b1 = drawn({4}, 0.0059);
-  Tensor w2 = drawn({4, 2}, -0.0071), b2 = drawn({2}, 0.0031);
-  const Tensor input = drawn({5, 3}, 0.0371);
+  // Drawn inputs (secret under `tito grade`). random_tensor's values lie on a 1/8 grid, so input @ w1
+  // is a multiple of 1/64; b1 is shifted by 1/128, which keeps every pre-activation at least 1/128
+  // away from ReLU's kink at 0, where central differences would not apply.
+  auto drawn = [](Sizes sizes) { return random_tensor(sizes, -2, 2, torch::kDouble); };
+  Tensor w1 = drawn({3, 4}), b1 = drawn({4});
+  for (int64_t i = 0; i < b1.numel(); ++i) b1.data_ptr<double>()[i] += 1.0 / 128;
+  Tensor w2 = drawn({4, 2}), b2 = drawn({2});
+  const Tensor input = drawn({5, 3});
   const Tensor target = torch::tensor({random_int(0, 1), random_int(0, 1), random_int(0, 1), random_int(0, 1), random_int(0, 1)});
+  const std::vector<int64_t> labels(target.data_ptr<int64_t>(), target.data_ptr<int64_t>() + target.numel());
   auto loss_of = [&](const Tensor& a, const Tensor& b, const Tensor& c, const Tensor& d) {
     return torch::cross_entropy_loss(torch::relu(input.mm(a) + b).mm(c) + d, target);
   };
   std::vector<Tensor> leaves = {w1.clone().requires_grad_(), b1.clone().requires_grad_(), w2.clone().requires_grad_(),
                                 b2.clone().requires_grad_()};
-  REQUIRE_NOTHROW(loss_of(leaves[0], leaves[1], leaves[2], leaves[3]).backward());
+  Tensor loss = loss_of(leaves[0], leaves[1], leaves[2], leaves[3]);
+  // The forward value, worked out here in plain loops.
+  CHECK(values(loss)[0] == Approx(mlp_loss(input, w1, b1, w2, b2, labels)).margin(1e-9));
+  REQUIRE_NOTHROW(loss.backward());
   std::vector<Tensor*> points = {&w1, &b1, &w2, &b2};
   for (size_t i = 0; i < points.size(); ++i) {
     INFO("parameter " << i);
     REQUIRE(leaves[i].grad().defined());
     CHECK(shape(leaves[i].grad()) == shape(*points[i]));
+    // Central differences of the loss worked out in plain loops, never with the ops under test.
     const std::vector<double> numeric =
-        numeric_gradient([&] { return values(loss_of(w1, b1, w2, b2))[0]; }, *points[i]);
+        numeric_gradient([&] { return mlp_loss(input, w1, b1, w2, b2, labels); }, *points[i]);
     check_close(values(leaves[i].grad()), numeric, 1e-6);
+    CHECK_THAT(leaves[i].grad(), AllClose(double_tensor(shape(*points[i]), numeric), 1e-5, 1e-7));
   }
 }

@@ -6,20 +6,26 @@
 // Expected values are worked by hand in the comments, or computed here by an independent oracle in
 // double precision: the definition written as plain loops over a zero-padded copy (not the
 // learner's bounds checks), central differences, and LibTorch's own gradient formulas.
-// The convolution cases draw their inputs with random_tensor: under `tito grade` from a secret seed, so
-// their answers cannot be known in advance (the pooling cases keep torch::randn: a grid of drawn
-// values would put ties in a window, where a max has no derivative).
+// Every case ends with inputs drawn by random_tensor / random_int: under `tito grade` from a secret
+// seed, so their answers cannot be known in advance (`tito module test` draws with a fixed seed). The
+// max-pooling cases draw distinct values in a drawn order: a tie in a window would leave the
+// maximum's position, and so its gradient, to a convention. The literal examples before them keep
+// torch::randn where they had it.
 #include <catch2/catch.hpp>
 #include <tinytorch/torch.h>
 #include <tinytorch/testing.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
+#include <utility>
 #include <vector>
 
 using Sizes = std::vector<int64_t>;
 using tinytorch::testing::AllClose;
 using tinytorch::testing::Equals;
+using tinytorch::testing::random_int;
 using tinytorch::testing::random_tensor;
 namespace F = torch::nn::functional;
 
@@ -101,6 +107,79 @@ double weighted_sum(const torch::Tensor& out, const torch::Tensor& projection) {
   return (out * projection).sum().item<double>();
 }
 
+// A float tensor of the given sizes holding distinct multiples of 1/8 around 0 in a drawn order
+// (Fisher-Yates with random_int): every window has one maximum, with no tie.
+torch::Tensor distinct_values(Sizes sizes) {
+  int64_t n = 1;
+  for (int64_t s : sizes) n *= s;
+  std::vector<double> values(n);
+  for (int64_t i = 0; i < n; ++i) values[i] = static_cast<double>(i - n / 2) / 8;
+  for (int64_t i = n - 1; i > 0; --i) std::swap(values[i], values[random_int(0, i)]);
+  return floats(values, sizes);
+}
+
+// One pooling geometry (square kernel, stride and padding) on an (N, C, H, W) input, drawn so that
+// LibTorch accepts it: padding at most half the kernel, the kernel no larger than the image.
+struct PoolDraw {
+  int64_t kernel, stride, padding, N, C, H, W;
+  int64_t out_h() const { return (H + 2 * padding - kernel) / stride + 1; }
+  int64_t out_w() const { return (W + 2 * padding - kernel) / stride + 1; }
+  // Calls visit(plane, y, x, row, col) for every tap of output (y, x) that lies inside the image.
+  template <typename Visit>
+  void for_each_tap(Visit visit) const {
+    for (int64_t plane = 0; plane < N * C; ++plane)
+      for (int64_t y = 0; y < out_h(); ++y)
+        for (int64_t x = 0; x < out_w(); ++x)
+          for (int64_t i = 0; i < kernel; ++i)
+            for (int64_t j = 0; j < kernel; ++j) {
+              const int64_t row = y * stride - padding + i, col = x * stride - padding + j;
+              if (row >= 0 && row < H && col >= 0 && col < W) visit(plane, y, x, row, col);
+            }
+  }
+};
+
+PoolDraw draw_pool(int64_t min_kernel, int64_t max_stride) {
+  PoolDraw g{};
+  g.kernel = random_int(min_kernel, 3);
+  g.stride = random_int(1, max_stride);
+  g.padding = random_int(0, g.kernel / 2);
+  g.N = random_int(1, 2);
+  g.C = random_int(1, 2);
+  g.H = random_int(g.kernel, 7);
+  g.W = random_int(g.kernel, 7);
+  return g;
+}
+
+// The oracle for batch_norm in double, plain loops: each channel normalised by its batch mean and
+// BIASED variance in training, by the running statistics in evaluation; then scaled and shifted.
+torch::Tensor batch_norm_oracle(const torch::Tensor& input, const torch::Tensor& weight, const torch::Tensor& bias,
+                                const torch::Tensor& running_mean, const torch::Tensor& running_var, bool training,
+                                double eps) {
+  const std::vector<double> x = values_of(input), w = values_of(weight), b = values_of(bias);
+  const std::vector<double> rm = values_of(running_mean), rv = values_of(running_var);
+  const int64_t N = input.size(0), C = input.size(1), HW = input.numel() / (N * C);
+  std::vector<double> out(x.size());
+  for (int64_t c = 0; c < C; ++c) {
+    double mean = rm[c], variance = rv[c];
+    if (training) {
+      mean = 0, variance = 0;
+      for (int64_t n = 0; n < N; ++n)
+        for (int64_t k = 0; k < HW; ++k) mean += x[(n * C + c) * HW + k] / static_cast<double>(N * HW);
+      for (int64_t n = 0; n < N; ++n)
+        for (int64_t k = 0; k < HW; ++k) {
+          const double d = x[(n * C + c) * HW + k] - mean;
+          variance += d * d / static_cast<double>(N * HW);
+        }
+    }
+    for (int64_t n = 0; n < N; ++n)
+      for (int64_t k = 0; k < HW; ++k) {
+        const int64_t at = (n * C + c) * HW + k;
+        out[at] = (x[at] - mean) / std::sqrt(variance + eps) * w[c] + b[c];
+      }
+  }
+  return doubles(out, input.sizes().vec());
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -120,6 +199,19 @@ TEST_CASE("a convolution's output size follows LibTorch's formula", "[points=6][
   const auto rectangular =
       torch::conv2d(torch::zeros({1, 1, 28, 14}), torch::zeros({4, 1, 3, 3}), {}, 1, 1).sizes().vec();
   CHECK(rectangular == Sizes{1, 4, 28, 14});
+  // Drawn geometries, the expected size worked out here from the formula; the image is at least as
+  // large as the dilated kernel's extent once padded.
+  for (int trial = 0; trial < 6; ++trial) {
+    const int64_t k = random_int(1, 4), s = random_int(1, 3), p = random_int(0, 2), d = random_int(1, 3);
+    const int64_t extent = d * (k - 1) + 1;
+    const int64_t h = random_int(std::max<int64_t>(1, extent - 2 * p), extent + 12);
+    const int64_t w = random_int(std::max<int64_t>(1, extent - 2 * p), extent + 12);
+    const int64_t channels = random_int(1, 3), filters = random_int(1, 4);
+    const auto drawn = torch::conv2d(torch::zeros({1, channels, h, w}), torch::zeros({filters, channels, k, k}), {}, s, p, d)
+                           .sizes()
+                           .vec();
+    CHECK(drawn == Sizes{1, filters, (h + 2 * p - extent) / s + 1, (w + 2 * p - extent) / s + 1});
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -143,6 +235,11 @@ TEST_CASE("conv2d computes the hand-worked examples", "[points=10][conv][forward
   const torch::Tensor two_channels = torch::cat({image, image * 10}, 1);
   const torch::Tensor kernel = torch::cat({diagonal, diagonal}, 1);
   CHECK_THAT(torch::conv2d(two_channels, kernel), Equals(floats({66, 88, 132, 154}, {1, 1, 2, 2})));
+  // Drawn images, filters and biases against the oracle: sums of multiples of 1/64, exact in float.
+  const torch::Tensor x = random_tensor({random_int(1, 2), random_int(1, 3), random_int(3, 6), random_int(3, 6)});
+  const torch::Tensor w = random_tensor({random_int(1, 3), x.size(1), random_int(1, 3), random_int(1, 3)});
+  const torch::Tensor b = random_tensor({w.size(0)});
+  CHECK_THAT(torch::conv2d(x, w, b), Equals(conv2d_oracle(x, w, b, {1, 1}, {0, 0}, {1, 1}, 1).to(torch::kFloat)));
 }
 
 TEST_CASE("conv2d matches the definition with padding, stride, dilation and groups", "[points=12][conv][forward]") {
@@ -257,6 +354,30 @@ TEST_CASE("conv2d backward reads an expanded gradient and skips what is not need
   torch::conv2d(data, weight).sum().backward();
   CHECK_FALSE(data.grad().defined());
   CHECK_THAT(weight.grad(), Equals(torch::full({1, 1, 3, 3}, 4.0f)));
+  // Drawn values under out.sum(): each bias gets N OH OW, each tap the sum of the pixels it saw,
+  // each pixel the sum of the taps that saw it, added up here by plain loops (stride 1, no padding).
+  const int64_t N = random_int(1, 2), C = random_int(1, 2), O = random_int(1, 3), K = random_int(1, 3);
+  const int64_t H = random_int(K, K + 3), W = random_int(K, K + 3), OH = H - K + 1, OW = W - K + 1;
+  torch::Tensor images = random_tensor({N, C, H, W}, -2, 2, torch::kDouble).requires_grad_();
+  torch::Tensor filters = random_tensor({O, C, K, K}, -2, 2, torch::kDouble).requires_grad_();
+  torch::Tensor biases = random_tensor({O}, -2, 2, torch::kDouble).requires_grad_();
+  torch::conv2d(images, filters, biases).sum().backward();
+  const std::vector<double> xv = values_of(images.detach()), wv = values_of(filters.detach());
+  std::vector<double> grad_images(xv.size(), 0.0), grad_filters(wv.size(), 0.0);
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t o = 0; o < O; ++o)
+      for (int64_t y = 0; y < OH; ++y)
+        for (int64_t xx = 0; xx < OW; ++xx)
+          for (int64_t c = 0; c < C; ++c)
+            for (int64_t i = 0; i < K; ++i)
+              for (int64_t j = 0; j < K; ++j) {
+                const int64_t pixel = ((n * C + c) * H + y + i) * W + xx + j, tap = ((o * C + c) * K + i) * K + j;
+                grad_filters[tap] += xv[pixel];
+                grad_images[pixel] += wv[tap];
+              }
+  CHECK_THAT(biases.grad(), Equals(torch::full({O}, static_cast<double>(N * OH * OW), torch::kDouble)));
+  CHECK_THAT(filters.grad(), Equals(doubles(grad_filters, {O, C, K, K})));
+  CHECK_THAT(images.grad(), Equals(doubles(grad_images, {N, C, H, W})));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -286,6 +407,24 @@ TEST_CASE("max pooling takes each window's maximum and remembers where", "[point
   torch::nn::MaxPool2d layer(torch::nn::MaxPool2dOptions(2));
   CHECK_THAT(layer(x), Equals(floats({6, 8, 14, 16}, {1, 1, 2, 2})));
   CHECK(layer->parameters().empty());
+  // Drawn geometries on distinct values (about half negative, so padding must never win): each
+  // window's maximum and its position y W + x, found here by scanning the taps inside the image.
+  for (int trial = 0; trial < 4; ++trial) {
+    const PoolDraw g = draw_pool(1, 3);
+    const torch::Tensor drawn = distinct_values({g.N, g.C, g.H, g.W});
+    const std::vector<double> v = values_of(drawn);
+    std::vector<double> maxima(g.N * g.C * g.out_h() * g.out_w(), -std::numeric_limits<double>::infinity());
+    std::vector<int64_t> where(maxima.size(), -1);
+    g.for_each_tap([&](int64_t plane, int64_t y, int64_t xx, int64_t row, int64_t col) {
+      const int64_t out = (plane * g.out_h() + y) * g.out_w() + xx, in = row * g.W + col;
+      if (v[plane * g.H * g.W + in] > maxima[out]) maxima[out] = v[plane * g.H * g.W + in], where[out] = in;
+    });
+    INFO("kernel " << g.kernel << ", stride " << g.stride << ", padding " << g.padding);
+    auto [drawn_max, drawn_at] = torch::max_pool2d_with_indices(drawn, g.kernel, g.stride, g.padding);
+    const Sizes out_sizes{g.N, g.C, g.out_h(), g.out_w()};
+    CHECK_THAT(drawn_max, Equals(floats(maxima, out_sizes)));
+    CHECK_THAT(drawn_at, Equals(torch::tensor(where, torch::kLong).reshape(out_sizes)));
+  }
 }
 
 TEST_CASE("max pooling sends each gradient to the maximum only", "[points=8][pool][backward]") {
@@ -302,6 +441,24 @@ TEST_CASE("max pooling sends each gradient to the maximum only", "[points=8][poo
   torch::Tensor z = floats({0, 9, 0, 0}, {1, 1, 1, 4}).requires_grad_();
   torch::max_pool2d(z, {1, 2}, {1, 1}).backward(floats({1, 10, 100}, {1, 1, 1, 3}));
   CHECK_THAT(z.grad(), Equals(floats({0, 11, 100, 0}, {1, 1, 1, 4})));
+  // Drawn: distinct values (no ties), windows that may overlap, padding, a drawn upstream gradient.
+  // Each output's gradient lands on its window's maximum, found here by scanning, and adds up where
+  // windows share one.
+  const PoolDraw g = draw_pool(2, 3);
+  torch::Tensor drawn = distinct_values({g.N, g.C, g.H, g.W}).requires_grad_();
+  const torch::Tensor upstream = random_tensor({g.N, g.C, g.out_h(), g.out_w()});
+  torch::max_pool2d(drawn, g.kernel, g.stride, g.padding).backward(upstream);
+  const std::vector<double> v = values_of(drawn.detach()), u = values_of(upstream);
+  std::vector<double> best(u.size(), -std::numeric_limits<double>::infinity());
+  std::vector<int64_t> best_at(u.size(), -1);
+  g.for_each_tap([&](int64_t plane, int64_t y, int64_t xx, int64_t row, int64_t col) {
+    const int64_t out = (plane * g.out_h() + y) * g.out_w() + xx, in = (plane * g.H + row) * g.W + col;
+    if (v[in] > best[out]) best[out] = v[in], best_at[out] = in;
+  });
+  std::vector<double> expected(v.size(), 0.0);
+  for (size_t out = 0; out < u.size(); ++out) expected[best_at[out]] += u[out];
+  INFO("kernel " << g.kernel << ", stride " << g.stride << ", padding " << g.padding);
+  CHECK_THAT(drawn.grad(), Equals(floats(expected, {g.N, g.C, g.H, g.W})));
 }
 
 TEST_CASE("average pooling averages each window, LibTorch's way at the borders", "[points=6][pool][forward]") {
@@ -323,6 +480,27 @@ TEST_CASE("average pooling averages each window, LibTorch's way at the borders",
   CHECK((averaged <= torch::max_pool2d(r, 3, 1) + 1e-6).all().item<bool>());
   const double window_mean = r[1][2].narrow(0, 3, 3).narrow(1, 3, 3).mean().item<double>();
   CHECK(averaged[1][2][3][3].item<double>() == Approx(window_mean).margin(1e-5));
+  // Drawn geometries and values, with and without count_include_pad: the sum of each window's taps
+  // inside the image over k k (ceil_mode off: no window reaches past the padding) or over their count.
+  for (int trial = 0; trial < 4; ++trial) {
+    const PoolDraw g = draw_pool(1, 3);
+    const bool count_include_pad = random_int(0, 1) == 1;
+    const torch::Tensor drawn = random_tensor({g.N, g.C, g.H, g.W});
+    const std::vector<double> v = values_of(drawn);
+    std::vector<double> sums(g.N * g.C * g.out_h() * g.out_w(), 0.0), counts(sums.size(), 0.0);
+    g.for_each_tap([&](int64_t plane, int64_t y, int64_t xx, int64_t row, int64_t col) {
+      const int64_t out = (plane * g.out_h() + y) * g.out_w() + xx;
+      sums[out] += v[(plane * g.H + row) * g.W + col];
+      counts[out] += 1;
+    });
+    std::vector<double> expected(sums.size());
+    for (size_t i = 0; i < sums.size(); ++i)
+      expected[i] = sums[i] / (count_include_pad ? static_cast<double>(g.kernel * g.kernel) : counts[i]);
+    INFO("kernel " << g.kernel << ", stride " << g.stride << ", padding " << g.padding << ", count_include_pad "
+                   << count_include_pad);
+    CHECK_THAT(torch::avg_pool2d(drawn, g.kernel, g.stride, g.padding, false, count_include_pad),
+               AllClose(floats(expected, {g.N, g.C, g.out_h(), g.out_w()}), 1e-5, 1e-6));
+  }
 }
 
 TEST_CASE("average pooling shares each gradient over its window", "[points=6][pool][backward]") {
@@ -341,6 +519,26 @@ TEST_CASE("average pooling shares each gradient over its window", "[points=6][po
   (forward() * projection).sum().backward();
   CHECK_THAT(z.grad(), AllClose(central_differences([&] { return weighted_sum(forward(), projection); }, z.detach()),
                                 1e-6, 1e-6));
+  // Drawn geometry and upstream gradient, in double: each output's gradient shared out over its
+  // window's taps inside the image, divided as the forward divided, added up here by plain loops.
+  const PoolDraw g = draw_pool(1, 3);
+  const bool count_include_pad = random_int(0, 1) == 1;
+  torch::Tensor drawn = random_tensor({g.N, g.C, g.H, g.W}, -2, 2, torch::kDouble).requires_grad_();
+  const torch::Tensor upstream = random_tensor({g.N, g.C, g.out_h(), g.out_w()}, -2, 2, torch::kDouble);
+  torch::avg_pool2d(drawn, g.kernel, g.stride, g.padding, false, count_include_pad).backward(upstream);
+  const std::vector<double> u = values_of(upstream);
+  std::vector<double> counts(u.size(), 0.0), expected(g.N * g.C * g.H * g.W, 0.0);
+  g.for_each_tap([&](int64_t plane, int64_t y, int64_t xx, int64_t, int64_t) {
+    counts[(plane * g.out_h() + y) * g.out_w() + xx] += 1;
+  });
+  g.for_each_tap([&](int64_t plane, int64_t y, int64_t xx, int64_t row, int64_t col) {
+    const int64_t out = (plane * g.out_h() + y) * g.out_w() + xx;
+    const double divisor = count_include_pad ? static_cast<double>(g.kernel * g.kernel) : counts[out];
+    expected[(plane * g.H + row) * g.W + col] += u[out] / divisor;
+  });
+  INFO("kernel " << g.kernel << ", stride " << g.stride << ", padding " << g.padding << ", count_include_pad "
+                 << count_include_pad);
+  CHECK_THAT(drawn.grad(), AllClose(doubles(expected, {g.N, g.C, g.H, g.W}), 1e-10, 1e-12));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -374,6 +572,35 @@ TEST_CASE("BatchNorm2d normalises each channel with the batch's statistics in tr
   CHECK_THAT(means, AllClose(floats({0, -1, 5}, {3}), 1e-4, 1e-4));
   CHECK_THAT(stds, AllClose(floats({1, 2, 3}, {3}), 1e-3, 1e-3));
   CHECK_THAT(layer->running_mean, AllClose(x.mean({0, 2, 3}) * 0.1, 1e-4, 1e-4));
+  // A drawn batch, scale and shift: the output by the oracle (biased variance), the running mean
+  // 0.1 mean and the running variance 0.9 + 0.1 (UNBIASED variance), worked out here per channel.
+  const int64_t N = random_int(2, 4), C = random_int(1, 3), H = random_int(1, 3), W = random_int(1, 3);
+  torch::nn::BatchNorm2d drawn_bn(C);
+  const torch::Tensor scale = random_tensor({C}, 0.5, 2), shift = random_tensor({C});
+  {
+    torch::NoGradGuard no_grad;
+    drawn_bn->weight.copy_(scale);
+    drawn_bn->bias.copy_(shift);
+  }
+  const torch::Tensor batch = random_tensor({N, C, H, W});
+  const torch::Tensor normalised = drawn_bn(batch);
+  const std::vector<double> v = values_of(batch);
+  const double count = static_cast<double>(N * H * W);
+  std::vector<double> running_means(C), running_vars(C);
+  for (int64_t c = 0; c < C; ++c) {
+    double mean = 0, squares = 0;
+    for (int64_t n = 0; n < N; ++n)
+      for (int64_t k = 0; k < H * W; ++k) mean += v[(n * C + c) * H * W + k] / count;
+    for (int64_t n = 0; n < N; ++n)
+      for (int64_t k = 0; k < H * W; ++k) squares += std::pow(v[(n * C + c) * H * W + k] - mean, 2);
+    running_means[c] = 0.1 * mean;
+    running_vars[c] = 0.9 + 0.1 * squares / (count - 1);
+  }
+  const torch::Tensor zeros = torch::zeros({C}), ones = torch::ones({C});
+  CHECK_THAT(normalised, AllClose(batch_norm_oracle(batch, scale, shift, zeros, ones, true, 1e-5).to(torch::kFloat),
+                                  1e-4, 1e-4));
+  CHECK_THAT(drawn_bn->running_mean, AllClose(floats(running_means, {C}), 1e-5, 1e-6));
+  CHECK_THAT(drawn_bn->running_var, AllClose(floats(running_vars, {C}), 1e-5, 1e-6));
 }
 
 TEST_CASE("BatchNorm2d in evaluation uses the running statistics and leaves them alone",
@@ -397,6 +624,25 @@ TEST_CASE("BatchNorm2d in evaluation uses the running statistics and leaves them
   torch::nn::BatchNorm1d bn1(torch::nn::BatchNorm1dOptions(2).eps(0));
   const torch::Tensor normed = bn1(floats({0, 10, 2, 30}, {2, 2}));
   CHECK_THAT(normed, AllClose(floats({-1, -1, 1, 1}, {2, 2}), 1e-6, 1e-6));
+  // Drawn running statistics (variances from 0.25 up), scale, shift and input: the oracle with the
+  // running statistics, and the statistics unchanged afterwards.
+  const int64_t C = random_int(1, 4);
+  torch::nn::BatchNorm2d frozen(C);
+  const torch::Tensor mean = random_tensor({C}), variance = random_tensor({C}, 0.25, 4);
+  const torch::Tensor scale = random_tensor({C}, 0.5, 2), shift = random_tensor({C});
+  {
+    torch::NoGradGuard no_grad;
+    frozen->running_mean.copy_(mean);
+    frozen->running_var.copy_(variance);
+    frozen->weight.copy_(scale);
+    frozen->bias.copy_(shift);
+  }
+  frozen->eval();
+  const torch::Tensor input = random_tensor({random_int(1, 3), C, random_int(1, 3), random_int(1, 3)});
+  CHECK_THAT(frozen(input), AllClose(batch_norm_oracle(input, scale, shift, mean, variance, false, 1e-5).to(torch::kFloat),
+                                     1e-5, 1e-5));
+  CHECK_THAT(frozen->running_mean, Equals(mean));
+  CHECK_THAT(frozen->running_var, Equals(variance));
 }
 
 TEST_CASE("BatchNorm gradients match central differences in training and in evaluation",
@@ -424,6 +670,32 @@ TEST_CASE("BatchNorm gradients match central differences in training and in eval
   torch::nn::BatchNorm2d bn(2);
   bn(torch::randn({4, 2, 2, 2})).sum().backward();
   CHECK_THAT(bn->bias.grad(), AllClose(torch::full({2}, 16.0f), 1e-6, 1e-6));
+  // Drawn inputs, scale, shift and running statistics; the expected gradients are central
+  // differences of the oracle (plain loops), so they depend on no code under test.
+  for (const bool training : {true, false}) {
+    const int64_t N = random_int(2, 3), C = random_int(1, 3), H = random_int(1, 3), W = random_int(1, 3);
+    torch::Tensor x = random_tensor({N, C, H, W}, -2, 2, torch::kDouble).requires_grad_();
+    torch::Tensor w = random_tensor({C}, 0.5, 2, torch::kDouble).requires_grad_();
+    torch::Tensor b = random_tensor({C}, -1, 1, torch::kDouble).requires_grad_();
+    const torch::Tensor running_mean = random_tensor({C}, -1, 1, torch::kDouble);
+    const torch::Tensor running_var = random_tensor({C}, 0.25, 2, torch::kDouble);
+    const torch::Tensor projection = random_tensor({N, C, H, W}, -2, 2, torch::kDouble);
+    (torch::batch_norm(x, w, b, running_mean.clone(), running_var.clone(), training, 0.1, 1e-5) * projection)
+        .sum()
+        .backward();
+    const std::vector<double> weights = values_of(projection);
+    torch::Tensor xd = x.detach(), wd = w.detach(), bd = b.detach();
+    auto loss = [&] {
+      const std::vector<double> out = values_of(batch_norm_oracle(xd, wd, bd, running_mean, running_var, training, 1e-5));
+      double total = 0;
+      for (size_t i = 0; i < out.size(); ++i) total += out[i] * weights[i];
+      return total;
+    };
+    CAPTURE(training);
+    CHECK_THAT(x.grad(), AllClose(central_differences(loss, xd), 1e-5, 1e-6));
+    CHECK_THAT(w.grad(), AllClose(central_differences(loss, wd), 1e-5, 1e-6));
+    CHECK_THAT(b.grad(), AllClose(central_differences(loss, bd), 1e-5, 1e-6));
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -462,4 +734,13 @@ TEST_CASE("a small CNN learns to tell vertical from horizontal bars", "[points=5
   CHECK(accuracy == 1.0);
   // The first convolution learned too (the gradient flowed through pooling and batch norm).
   CHECK((net->parameters()[0] - first_weights).abs().max().item<double>() > 0.05);
+  // Drawn training images in a drawn order: the trained network, in evaluation, names each one's bar.
+  std::vector<double> drawn_pixels;
+  std::vector<int64_t> drawn_labels;
+  for (int k = 0; k < 8; ++k) {
+    const int64_t n = random_int(0, 63);
+    drawn_pixels.insert(drawn_pixels.end(), pixels.begin() + n * 64, pixels.begin() + (n + 1) * 64);
+    drawn_labels.push_back(labels[n]);
+  }
+  CHECK_THAT(net->forward(floats(drawn_pixels, {8, 1, 8, 8})).argmax(1), Equals(torch::tensor(drawn_labels, torch::kLong)));
 }

@@ -351,6 +351,20 @@ TEST_CASE("BPETokenizer learns the hand-worked merges of a small corpus", "[poin
   CHECK(flat(small.merges()) == Ids{97, 98, 32, 256});  // "ab", then " ab"
   CHECK(small.vocab_size() == 258);
   CHECK_THROWS_WITH(small.train("ab", 255), Catch::Contains("Fix: pass vocab_size >= 256"));
+  // A drawn corpus of a few words, asked for far more merges than it has pairs: the merges of the
+  // direct implementation, training stops when every word is one token, and that token's bytes are
+  // the word.
+  const std::string few_words = random_corpus(random_int(3, 8));
+  text::BPETokenizer drawn;
+  drawn.train(few_words, 1000);
+  const OracleBpe expected = train_oracle(few_words, 1000);
+  CHECK(flat(drawn.merges()) == expected.merges);
+  CHECK(drawn.vocab_size() == 256 + static_cast<int64_t>(expected.merges.size() / 2));
+  const std::vector<std::string> words = words_of(few_words);
+  for (size_t w = 0; w < words.size(); ++w) {
+    REQUIRE(expected.words[w].size() == 1);
+    CHECK(hex(drawn.token_bytes(expected.words[w][0])) == hex(words[w]));
+  }
 }
 
 TEST_CASE("BPETokenizer training matches a direct implementation on a random corpus", "[points=10][bpe][train]") {

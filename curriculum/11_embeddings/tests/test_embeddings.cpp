@@ -9,6 +9,7 @@
 #include <tinytorch/torch.h>
 #include <tinytorch/testing.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <vector>
@@ -228,6 +229,28 @@ TEST_CASE("max_norm rescales the rows it looks up, in place and outside the grap
   const torch::Tensor halved = F::embedding(torch::tensor({1}), floats({3, 4, 3, 4}, {2, 2}),
                                             F::EmbeddingFuncOptions().max_norm(3.5).norm_type(1));
   CHECK_THAT(halved, AllClose(floats({1.5, 2}, {1, 2}), 1e-5, 1e-6));
+  // A drawn table, ids and max_norm: every row looked up whose 2-norm exceeds max_norm is scaled by
+  // max_norm / (norm + 1e-7) in the table, the others keep their values; the output reads the
+  // rescaled rows. Worked out here row by row.
+  const int64_t vocab = random_int(4, 9), dim = random_int(2, 5);
+  const torch::Tensor drawn_table = random_tensor({vocab, dim});
+  const torch::Tensor drawn_ids = random_ids({random_int(2, 6)}, vocab);
+  const double max_norm = static_cast<double>(random_int(4, 16)) / 8;
+  nn::Embedding bounded(nn::EmbeddingOptions(vocab, dim).max_norm(max_norm)._weight(drawn_table.clone()));
+  const torch::Tensor bounded_out = bounded(drawn_ids);
+  std::vector<double> rows = values_of(drawn_table);
+  std::vector<bool> looked_up(vocab, false);
+  for (const int64_t id : ids_of(drawn_ids)) looked_up[id] = true;
+  for (int64_t r = 0; r < vocab; ++r) {
+    double squares = 0;
+    for (int64_t c = 0; c < dim; ++c) squares += rows[r * dim + c] * rows[r * dim + c];
+    const double norm = std::sqrt(squares);
+    if (looked_up[r] && norm > max_norm)
+      for (int64_t c = 0; c < dim; ++c) rows[r * dim + c] *= max_norm / (norm + 1e-7);
+  }
+  const torch::Tensor rescaled = floats(rows, {vocab, dim});
+  CHECK_THAT(bounded->weight.detach(), AllClose(rescaled, 1e-5, 1e-6));
+  CHECK_THAT(bounded_out, AllClose(lookup_oracle(rescaled, drawn_ids), 1e-5, 1e-6));
 }
 
 TEST_CASE("from_pretrained looks up the given table and freezes it by default", "[points=5][embedding][pretrained]") {
@@ -329,6 +352,11 @@ TEST_CASE("token and position embeddings train together on a copy task", "[point
     return F::cross_entropy(logits.reshape({-1, vocab}), ids.reshape({-1}));
   };
   const double first = loss_now().item<double>();
+  // The starting tables (drawn by the seeded initialisation), for the check at the end.
+  const std::vector<double> token_rows = values_of(tokens->weight.detach()),
+                            position_rows = values_of(positions->embedding->weight.detach()),
+                            readout_weight = values_of(readout->weight.detach()),
+                            readout_bias = values_of(readout->bias.detach());
   for (int step = 0; step < 60; ++step) {
     adam.zero_grad();
     loss_now().backward();
@@ -336,4 +364,23 @@ TEST_CASE("token and position embeddings train together on a copy task", "[point
   }
   const double last = loss_now().item<double>();
   CHECK(last < 0.2 * first);
+  // The first loss is the definition's on the drawn ids and the starting tables: token row + position
+  // row, read out, cross-entropy against the token itself, averaged, worked out here in double.
+  double expected_first = 0;
+  const std::vector<int64_t> picked = ids_of(ids);
+  for (size_t i = 0; i < picked.size(); ++i) {
+    const int64_t t = static_cast<int64_t>(i) % steps;
+    std::vector<double> logits(vocab);
+    for (int64_t v = 0; v < vocab; ++v) {
+      logits[v] = readout_bias[v];
+      for (int64_t c = 0; c < dim; ++c)
+        logits[v] += readout_weight[v * dim + c] * (token_rows[picked[i] * dim + c] + position_rows[t * dim + c]);
+    }
+    double top = logits[0];
+    for (const double z : logits) top = std::max(top, z);
+    double total = 0;
+    for (const double z : logits) total += std::exp(z - top);
+    expected_first += (top + std::log(total) - logits[picked[i]]) / static_cast<double>(picked.size());
+  }
+  CHECK(first == Approx(expected_first));
 }

@@ -136,6 +136,17 @@ TEST_CASE("attention computes the worked example", "[points=8][attention][formul
   auto same_keys = torch::ones({1, 3, 2});
   auto values = torch::tensor({1.0f, 2.0f, 6.0f}).reshape({1, 3, 1});
   CHECK_THAT(torch::scaled_dot_product_attention(q, same_keys, values), AllClose(torch::full({1, 1, 1}, 3.0), 1e-5, 1e-5));
+  // Drawn queries, keys and values with a drawn scale given explicitly: the output and the weights
+  // of the oracle (scores, softmax, weighted sum in plain loops).
+  const int64_t L = random_int(1, 4), S = random_int(2, 5), E = random_int(1, 4);
+  auto drawn_q = random_tensor({1, L, E}), drawn_k = random_tensor({1, S, E}), drawn_v = random_tensor({1, S, 2});
+  const double drawn_scale = static_cast<double>(random_int(1, 8)) / 4;
+  const Attention expected = attention_oracle(drawn_q, drawn_k, drawn_v, {}, drawn_scale);
+  CHECK_THAT(torch::scaled_dot_product_attention(drawn_q, drawn_k, drawn_v, {}, 0.0, false, drawn_scale).to(torch::kDouble),
+             AllClose(expected.output, 1e-4, 1e-5));
+  auto drawn_weights =
+      std::get<1>(torch::native::scaled_dot_product_attention_math(drawn_q, drawn_k, drawn_v, {}, 0.0, false, drawn_scale));
+  CHECK_THAT(drawn_weights.to(torch::kDouble), AllClose(expected.weights, 1e-4, 1e-6));
 }
 
 TEST_CASE("attention matches the formula in double precision", "[points=14][attention][formula]") {

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -231,6 +232,18 @@ TEST_CASE("sampling follows softmax(logits / temperature)", "[points=10][samplin
     INFO("token " << c << ": expected probability " << expected[c] << ", drawn " << seen[c]);
     CHECK(std::abs(seen[c] - expected[c]) < 0.025);
   }
+  // Rows in which one drawn token has a drawn finite logit and every other -inf: softmax gives that
+  // token probability 1 at any temperature, so every draw must name it.
+  const int64_t rows = random_int(2, 6), width = random_int(2, 9);
+  const std::vector<double> finite_logits = values_of(random_tensor({rows}, -4, 4));
+  std::vector<double> only_possible(rows), row_logits(rows * width, -std::numeric_limits<double>::infinity());
+  for (int64_t r = 0; r < rows; ++r) {
+    only_possible[r] = static_cast<double>(random_int(0, width - 1));
+    row_logits[r * width + static_cast<int64_t>(only_possible[r])] = finite_logits[r];
+  }
+  const torch::Tensor one_way = doubles(row_logits, {rows, width}).to(torch::kFloat);
+  CHECK_THAT(models::sample_next_token(one_way, temperature),
+             Equals(doubles(only_possible, {rows, 1}).to(torch::kLong)));
 }
 
 TEST_CASE("top_k sampling keeps exactly the k most likely tokens", "[points=10][sampling]") {

@@ -8,9 +8,11 @@
 #include <tinytorch/torch.h>
 #include <tinytorch/testing.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <iostream>
+#include <tuple>
 #include <vector>
 
 using Sizes = std::vector<int64_t>;
@@ -104,6 +106,40 @@ TEST_CASE("the per-channel observer gives each channel its own range", "[points=
   std::tie(scales, zero_points) = columns.calculate_qparams();
   CHECK_THAT(scales, AllClose(torch::tensor({1 / 127.5, 2 / 127.5, 0.5 / 127.5}, torch::kDouble), 1e-12));
   CHECK_THAT(zero_points, Equals(torch::tensor({0, 0, 0}, torch::kLong)));
+  // A drawn matrix: each row's range (widened to 0) by a loop, then the definitions of section 3 in
+  // double (the zero point divides by the scale worked out here, so no rounding differs).
+  const int64_t rows = random_int(2, 6), cols = random_int(2, 7);
+  const torch::Tensor drawn = random_tensor({rows, cols}, -2, 2);
+  const std::vector<double> v = values_of(drawn);
+  std::vector<double> row_scales, column_scales;
+  std::vector<int64_t> row_zero_points;
+  for (int64_t r = 0; r < rows; ++r) {
+    double low = 0, high = 0;
+    for (int64_t c = 0; c < cols; ++c) {
+      low = std::min(low, v[r * cols + c]);
+      high = std::max(high, v[r * cols + c]);
+    }
+    const double scale = std::max((high - low) / 255, 1.1920928955078125e-07);
+    row_scales.push_back(scale);
+    row_zero_points.push_back(-128 - static_cast<int64_t>(std::nearbyint(low / scale)));
+  }
+  for (int64_t c = 0; c < cols; ++c) {
+    double magnitude = 0;
+    for (int64_t r = 0; r < rows; ++r) magnitude = std::max(magnitude, std::fabs(v[r * cols + c]));
+    column_scales.push_back(std::max(magnitude / 127.5, 1.1920928955078125e-07));
+  }
+  tq::PerChannelMinMaxObserver drawn_rows(
+      tq::PerChannelMinMaxObserverOptions().ch_axis(0).dtype(torch::kQInt8).qscheme(torch::kPerChannelAffine));
+  drawn_rows.forward(drawn);
+  std::tie(scales, zero_points) = drawn_rows.calculate_qparams();
+  CHECK_THAT(scales, AllClose(torch::tensor(row_scales, torch::kDouble), 1e-12));
+  CHECK_THAT(zero_points, Equals(torch::tensor(row_zero_points, torch::kLong)));
+  tq::PerChannelMinMaxObserver drawn_columns(
+      tq::PerChannelMinMaxObserverOptions().ch_axis(1).dtype(torch::kQInt8).qscheme(torch::kPerChannelSymmetric));
+  drawn_columns.forward(drawn);
+  std::tie(scales, zero_points) = drawn_columns.calculate_qparams();
+  CHECK_THAT(scales, AllClose(torch::tensor(column_scales, torch::kDouble), 1e-12));
+  CHECK_THAT(zero_points, Equals(torch::zeros({cols}, torch::kLong)));
 }
 
 TEST_CASE("quantize_per_tensor rounds half to even and clamps to the code range", "[points=14][quantize]") {
@@ -145,6 +181,21 @@ TEST_CASE("dequantize recovers every value within half a step", "[points=10][qua
     CHECK(worst <= scale / 2 * 1.0001);
     CHECK(worst > 0);  // 8 bits cannot hold 54 values on a 1/8 grid over [-2, 2] exactly... unless they are the grid
   }
+  // Drawn values, scale and zero point: (code - zero point) * scale. The scale is k / 24 with k odd
+  // (1, 3, 5 or 7) and x a multiple of 1/8, so x / scale = 3m / k is never within 1/14 of a tie: the
+  // codes are the definition's, clamped, whichever way the quantizer divides.
+  for (auto dtype : {torch::kQInt8, torch::kQUInt8}) {
+    const torch::Tensor x = random_tensor({4, 7}, -3, 3);
+    const double scale = static_cast<double>(2 * random_int(0, 3) + 1) / 24.0;
+    const bool is_signed = dtype == torch::kQInt8;
+    const int64_t low = is_signed ? -128 : 0, high = is_signed ? 127 : 255;
+    const int64_t zero_point = is_signed ? random_int(-30, 30) : random_int(90, 160);
+    std::vector<double> expected;
+    for (double v : values_of(x))
+      expected.push_back(static_cast<double>(code_of(v, scale, zero_point, low, high) - zero_point) * scale);
+    const torch::Tensor back = torch::quantize_per_tensor(x, scale, zero_point, dtype).dequantize();
+    CHECK_THAT(back, AllClose(torch::tensor(expected, torch::kDouble).to(torch::kFloat).reshape({4, 7}), 1e-6, 1e-6));
+  }
 }
 
 TEST_CASE("quantize_per_channel applies each channel's parameters along its axis", "[points=14][per_channel]") {
@@ -179,6 +230,16 @@ TEST_CASE("quantize_per_channel applies each channel's parameters along its axis
 }
 
 namespace {
+// An activation code as section 2's contract defines it: x times the scale's inverse, both in float
+// (LibTorch's order), rounded half to even, clamped to [0, 127]. Inputs on the 1/8 grid can land
+// exactly on a tie of x / scale, where the order of the float operations decides the code.
+int64_t activation_code(double x, double scale, int64_t zero_point) {
+  const float inv_scale = 1.0f / static_cast<float>(scale);
+  const float scaled = static_cast<float>(x) * inv_scale;
+  const int64_t code = zero_point + static_cast<int64_t>(std::nearbyint(scaled));
+  return std::min<int64_t>(std::max<int64_t>(code, 0), 127);
+}
+
 // What a quantized Linear must compute from its codes: sum_p (a - za)(w - zw) sa sw + b, in double,
 // with the activation codes worked out here from the layer's input scale and zero point.
 torch::Tensor linear_oracle(const torch::nn::QuantizedLinear& layer, const torch::Tensor& x) {
@@ -199,7 +260,7 @@ torch::Tensor linear_oracle(const torch::nn::QuantizedLinear& layer, const torch
       double sum = 0;
       for (int64_t p = 0; p < k; ++p) {
         const double a = static_cast<double>(
-            code_of(xs[i * k + p], layer->input_scale(), layer->input_zero_point(), 0, 127));
+            activation_code(xs[i * k + p], layer->input_scale(), layer->input_zero_point()));
         sum += (a - layer->input_zero_point()) * (w[j * k + p] - w_zero[j]);
       }
       out[i * n + j] = sum * layer->input_scale() * w_scale[j] + b[j];
@@ -283,4 +344,9 @@ TEST_CASE("a quantized MLP keeps its accuracy within a point of float", "[points
   CHECK(float_accuracy > 80);
   CHECK(int8_accuracy >= float_accuracy - 1);
   CHECK(q1->memory_bytes() < fc1->weight.numel() * 4);
+  // Drawn images through the quantized MLP: each quantized layer computes what its codes say.
+  const torch::Tensor images = random_tensor({random_int(1, 6), dims}, -2, 2);
+  const torch::Tensor q_hidden = torch::relu(q1(images));
+  CHECK_THAT(q1(images), AllClose(linear_oracle(q1, images), 1e-4, 1e-4));
+  CHECK_THAT(q2(q_hidden), AllClose(linear_oracle(q2, q_hidden), 1e-4, 1e-4));
 }

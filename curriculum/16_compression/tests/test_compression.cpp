@@ -342,4 +342,25 @@ TEST_CASE("sparsity against accuracy on TinyDigits: the table", "[points=5][prun
     previous_error = error;
     if (rank == 32) CHECK(rank_accuracy == Approx(dense_accuracy).margin(0.006));
   }
+
+  // The first table's pruning at a drawn amount off its 10% grid: the masks are the oracle's global
+  // ranking of the trained weights, and the measured sparsity counts the entries they zero.
+  const double drawn_amount = static_cast<double>(random_int(1, 99)) / 100.0;
+  torch::nn::Sequential drawn_pruned(std::dynamic_pointer_cast<torch::nn::SequentialImpl>(dense->clone()));
+  prune::global_unstructured({{drawn_pruned[0], "weight"}, {drawn_pruned[2], "weight"}}, prune::L1Unstructured{},
+                             drawn_amount);
+  const torch::Tensor W2 = fc2->weight.detach();
+  const int64_t total = W.numel() + W2.numel();
+  const int64_t count = static_cast<int64_t>(std::nearbyint(drawn_amount * static_cast<double>(total)));
+  const auto expected_masks = oracle_masks({W, W2}, count);
+  INFO("amount " << drawn_amount << ": " << count << " of " << total << " weights pruned");
+  CHECK_THAT(drawn_pruned[0]->named_buffers()["weight_mask"], Equals(expected_masks[0]));
+  CHECK_THAT(drawn_pruned[2]->named_buffers()["weight_mask"], Equals(expected_masks[1]));
+  int64_t zeroed = 0;  // a pruned entry, or a kept one that is exactly 0
+  for (size_t t = 0; t < 2; ++t) {
+    const std::vector<double> weights = values_of(t == 0 ? W : W2), mask = values_of(expected_masks[t]);
+    for (size_t i = 0; i < weights.size(); ++i) zeroed += mask[i] == 0.0 || weights[i] == 0.0;
+  }
+  CHECK(torch::compression::global_sparsity(*drawn_pruned) ==
+        Approx(static_cast<double>(zeroed) / static_cast<double>(total)));
 }

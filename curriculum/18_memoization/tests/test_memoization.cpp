@@ -265,4 +265,14 @@ TEST_CASE("the cache turns generation from quadratic to linear: a measured table
     std::printf("%10ld  %14.1f  %15.1f  %7.1fx\n", static_cast<long>(new_tokens), slow, fast, slow / fast);
     check_same_greedy_tokens(gpt, prompt, cached, recomputed);
   }
+  // What each cached step of the tabulated loop computes, on drawn tokens of this model: a prefill,
+  // then one token at a time, gives the uncached logits at every position.
+  const torch::Tensor tokens = random_tokens(1, random_int(9, 40), vocab);
+  const int64_t prefill = random_int(1, 8);
+  models::KVCache cache = gpt->make_kv_cache(1);
+  std::vector<torch::Tensor> pieces = {gpt->forward(tokens.narrow(1, 0, prefill), cache)};
+  for (int64_t position = prefill; position < tokens.size(1); ++position)
+    pieces.push_back(gpt->forward(tokens.narrow(1, position, 1), cache));
+  CHECK(cache.length() == tokens.size(1));
+  CHECK_THAT(torch::cat(pieces, 1), AllClose(gpt->forward(tokens), 0, kTolerance));
 }

@@ -93,6 +93,25 @@ TEST_CASE("a Measurement's statistics on the fixture 2, 4, 4, 5, 10", "[points=1
   CHECK(once.stddev() == 0.0);
   // Module 14's summary of the same times, in milliseconds.
   CHECK(m.latency_stats().median_ms == Approx(4000.0));
+
+  // Seeded times in blocks of a seeded number of calls: every statistic per call, against long double
+  // loops for the mean and the spread and a sort for the order statistics.
+  const int64_t n = random_int(2, 40), number = random_int(1, 8);
+  const std::vector<double> times = random_samples(n, 0.5, 4);
+  std::vector<double> raw;
+  for (double t : times) raw.push_back(t * static_cast<double>(number));  // multiples of 1/8: exact
+  const B::Measurement seeded(number, raw, "seeded");
+  std::vector<double> sorted = times;
+  std::sort(sorted.begin(), sorted.end());
+  const double median = oracle_quantile(times, 50), iqr = oracle_quantile(times, 75) - oracle_quantile(times, 25);
+  INFO("n = " << n << ", number_per_run = " << number);
+  CHECK(seeded.runs() == n);
+  CHECK(seeded.times() == times);
+  CHECK_THAT(doubles({seeded.mean(), seeded.stddev(), seeded.median(), seeded.min(), seeded.max(), seeded.iqr()}),
+             AllClose(doubles({static_cast<double>(oracle_mean(times)), static_cast<double>(std::sqrt(oracle_variance(times))),
+                               median, sorted.front(), sorted.back(), iqr}),
+                      1e-12));
+  CHECK(seeded.latency_stats().median_ms == Approx(median * 1e3));
 }
 
 TEST_CASE("mean and sample standard deviation of seeded times", "[points=10][statistics]") {
@@ -314,6 +333,33 @@ TEST_CASE("compare reports the speed-up with its confidence interval", "[points=
   CHECK(back.speedup_upper == Approx(1 / 1.9487264525).epsilon(1e-8));
   CHECK_THAT(doubles({c.speedup, c.speedup_lower, c.speedup_upper, clear.speedup_lower, clear.speedup_upper}),
              AllClose(doubles({2.5, 0.9109949815, 6.8606305490, 1.9487264525, 2.0800821510}), 1e-8));
+
+  // Seeded baseline and candidate at a seeded level. The speed-up is the ratio of the means; the
+  // interval is symmetric in log r with half width t se, se^2 = u_a + u_b (u = s^2 / (n mean^2)),
+  // so the t it implies must sit where the given CDF reaches (1 + level) / 2 at the Welch-Satterthwaite
+  // df of the u's; the test inside is Welch's, on the same samples.
+  const int64_t na = random_int(3, 30), nb = random_int(3, 30);
+  std::vector<double> xa = random_samples(na, 2, 4), xb = random_samples(nb, 1, 3);
+  if (std::all_of(xa.begin(), xa.end(), [&](double t) { return t == xa[0]; })) xa[0] += 0.125;  // a spread
+  if (std::all_of(xb.begin(), xb.end(), [&](double t) { return t == xb[0]; })) xb[0] += 0.125;
+  const double level = static_cast<double>(random_int(80, 99)) / 100;
+  const B::Comparison seeded = B::compare(B::Measurement(1, xa), B::Measurement(1, xb), level);
+  const long double ma = oracle_mean(xa), mb = oracle_mean(xb);
+  const long double ua = oracle_variance(xa) / (na * ma * ma), ub = oracle_variance(xb) / (nb * mb * mb);
+  const double se = static_cast<double>(std::sqrt(ua + ub));
+  const double df = static_cast<double>((ua + ub) * (ua + ub) / (ua * ua / (na - 1) + ub * ub / (nb - 1)));
+  const double speedup = static_cast<double>(ma / mb);
+  const long double va = oracle_variance(xa) / na, vb = oracle_variance(xb) / nb;
+  const double welch_t = static_cast<double>((ma - mb) / std::sqrt(va + vb));
+  const double welch_df = static_cast<double>((va + vb) * (va + vb) / (va * va / (na - 1) + vb * vb / (nb - 1)));
+  const double implied_t = std::log(seeded.speedup_upper / seeded.speedup) / se;
+  INFO("n_a = " << na << ", n_b = " << nb << ", level = " << level << ", implied t = " << implied_t);
+  CHECK_THAT(doubles({seeded.speedup, std::sqrt(seeded.speedup_lower * seeded.speedup_upper)}),
+             AllClose(doubles({speedup, speedup}), 1e-9));
+  CHECK(B::student_t_cdf(implied_t, df) == Approx((1 + level) / 2).margin(1e-9));
+  CHECK(seeded.speedup_lower < seeded.speedup);
+  CHECK_THAT(doubles({seeded.test.t, seeded.test.df}), AllClose(doubles({welch_t, welch_df}), 1e-9, 1e-12));
+  CHECK(seeded.test.p_value == Approx(2 * B::student_t_cdf(-std::abs(welch_t), welch_df)).margin(1e-12));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -88,6 +88,33 @@ TEST_CASE("qualifies_event applies each event's rules, at their thresholds", "[p
   CHECK_FALSE(olympics::qualifies_event(Event::kAllRound, metrics(0.84, 1.0, 1000), metrics(0.845, 2.0, 40000)).qualifies);
   // A qualifying entry has no reason.
   CHECK(olympics::qualifies_event(Event::kLatency, metrics(0.9, 1.0, 1000), baseline).reason.empty());
+
+  // Drawn entries for drawn events, near every threshold: the verdicts against the rules, worked out
+  // here in whole thousandths (accuracy) and microseconds (latency), so no rounding decides them. An
+  // accuracy exactly one point below the baseline is skipped: there, baseline - 0.01 in floating point
+  // decides, not the rule.
+  std::vector<int> verdicts, expected_verdicts;
+  for (int trial = 0; trial < 16; ++trial) {
+    const Event event = olympics::all_events()[static_cast<size_t>(random_int(0, 3))];
+    const int64_t base_thousandths = random_int(850, 1000);
+    int64_t thousandths = random_int(820, 1000);
+    if (thousandths == base_thousandths - 10) ++thousandths;
+    const int64_t microseconds = random_int(99000, 101000);
+    const int64_t bytes = olympics::kMaxMemoryBytes + random_int(-2000, 2000);
+    const auto entry = metrics(static_cast<double>(thousandths) / 1000.0, static_cast<double>(microseconds) / 1000.0, bytes);
+    const auto base = metrics(static_cast<double>(base_thousandths) / 1000.0, 2.0, 40000);
+    const bool accurate = thousandths >= 850;
+    bool expected = accurate;
+    if (event == Event::kAccuracy) expected = microseconds < 100000 && bytes < olympics::kMaxMemoryBytes;
+    if (event == Event::kAllRound) expected = accurate && thousandths >= base_thousandths - 10;
+    const auto result = olympics::qualifies_event(event, entry, base);
+    verdicts.push_back(result.qualifies ? 1 : 0);
+    expected_verdicts.push_back(expected ? 1 : 0);
+    INFO("trial " << trial << ": event " << olympics::event_name(event) << ", accuracy " << entry.accuracy << " (baseline "
+                  << base.accuracy << "), " << entry.latency_ms_median << " ms, " << bytes << " bytes");
+    CHECK(result.reason.empty() == expected);
+  }
+  CHECK(verdicts == expected_verdicts);
 }
 
 TEST_CASE("event_score ranks each event by its own measure", "[points=15][score]") {
@@ -211,4 +238,11 @@ TEST_CASE("your entries train on TinyDigits and your optimised entry earns an ev
   for (Event event : olympics::all_events()) earns = earns || olympics::qualifies_event(event, m, b).qualifies;
   CHECK(earns);
   CHECK(m.accuracy >= olympics::kMinAccuracy);
+  // Both entries answer any batch, not only the whole set and single images: a drawn slice of the test
+  // images gives one row of 10 logits per image.
+  for (const olympics::Entry* model : {&baseline, &optimized}) {
+    const int64_t count = random_int(2, 100), first = random_int(0, test.images().size(0) - count);
+    const torch::Tensor slice = test.images().narrow(0, first, count);
+    CHECK(model->predict(slice).sizes() == std::vector<int64_t>{count, 10});
+  }
 }

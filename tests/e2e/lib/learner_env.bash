@@ -3,6 +3,7 @@
 # removed on exit, $OUT holds the last command's output, and step/fail/run are defined. Each story keeps
 # its own expect/reject, since some match fixed strings and some patterns.
 #   e2e_scratch NAME    makes $SCRATCH (".../tito-NAME-XXXXXX") and $OUT
+#   e2e_reference_workspace DIR NN...   a new workspace DIR holding the reference files of modules NN...
 : "${TITO:?set TITO to the tito binary}"
 : "${TINYTORCH_SOURCE_DIR:?set TINYTORCH_SOURCE_DIR}"
 : "${TINYTORCH_BUILD_DIR:?set TINYTORCH_BUILD_DIR}"
@@ -29,4 +30,21 @@ run() {
   local expected=$1 rc=0; shift
   "$@" >"$OUT" 2>&1 || rc=$?
   [[ $rc == "$expected" ]] || fail "'$*' exited $rc, expected $expected"
+}
+
+# A workspace (tito init DIR) whose module folders hold the reference solution's learner files, unchanged:
+# what an honest learner who finished those modules hands in (grading flags them as the reference).
+e2e_reference_workspace() {
+  local dir=$1; shift
+  "$TITO" init "$dir" >/dev/null
+  python3 - "$TINYTORCH_SOURCE_DIR" "$dir" "$@" <<'PY'
+import json, os, shutil, sys
+src, ws, numbers = sys.argv[1], sys.argv[2], sys.argv[3:]
+for m in json.load(open(os.path.join(src, "curriculum/curriculum.json")))["modules"]:
+    if m["number"] in numbers:
+        folder = os.path.join(ws, "modules", m["number"] + "_" + m["slug"])
+        os.makedirs(folder, exist_ok=True)
+        for f in m["learner_files"]:
+            shutil.copy(os.path.join(src, f), folder)
+PY
 }

@@ -319,8 +319,11 @@ void inspect_workspace(const ClassContext& context, LearnerWork& work) {
   for (const auto& [number, prepared] : work.prepared) {
     if (!prepared.submitted) continue;
     for (const auto& file : fs::directory_iterator(prepared.dir)) {
-      const std::string text = read_file(file.path());
-      for (const char* marker : {"TITO_EVENTS_FILE", "TEST_CASE", "catch2/", "CATCH_"})
+      // As the compiler reads it: a backslash at the end of a line joins it to the next, so a name
+      // split over two lines that way is still one word to the compiler.
+      std::string text = read_file(file.path());
+      for (auto at = text.find("\\\n"); at != std::string::npos; at = text.find("\\\n", at)) text.erase(at, 2);
+      for (const char* marker : {"TITO_EVENTS", "TEST_CASE", "catch2/", "CATCH_", "tito_catch"})
         if (text.find(marker) != std::string::npos) {
           work.grade.flags.push_back(fmt::format("module {}: {} mentions the test harness ({}); review it by hand", number,
                                                  file.path().filename().string(), marker));
