@@ -33,9 +33,13 @@ grep -q '"event":"run_end"' public_events.jsonl || fail "no run_end in the publi
 step "building the class"
 mkdir class
 for learner in honest forger replayer scribbler boaster quitter hardcoder thrower leaker; do cp -a base "class/$learner"; done
+# The forgers reach getenv and write without naming them (e2e_unnamed_libc): tito refuses code that names
+# them before it runs, and this story tests the verification behind that check.
+e2e_unnamed_libc getenv write >unnamed_libc.cpp
 python3 - "$SCRATCH" "$TINYTORCH_SOURCE_DIR/curriculum/02_activations/tests/test_activations.cpp" <<'PY'
 import json, re, sys
 scratch, tests = sys.argv[1], sys.argv[2]
+unnamed = open(scratch + "/unnamed_libc.cpp").read()
 acts = "modules/02_activations/activations.cpp"
 names = [n for n in re.findall(r'TEST_CASE\("((?:[^"\\]|\\.)*)",', open(tests).read())]
 def c_string(text):
@@ -44,7 +48,7 @@ fake_events = "".join(
     '{"event":"case_start","name":%s,"points":0,"output_offset":0}\n{"event":"case_end","name":%s,"passed":true,"duration_ms":1}\n'
     % (json.dumps(n), json.dumps(n)) for n in names) + '{"event":"run_end"}\n'
 public = open(scratch + "/public_events.jsonl").read()
-writer = r'''
+writer = unnamed + r'''
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -52,9 +56,9 @@ writer = r'''
 namespace {
 void forge_events(const char* text) {
   const std::string name = std::string("TITO_") + "EVENTS_" + "F" + "D";
-  if (const char* fd = std::getenv(name.c_str())) {
+  if (const char* fd = tito_unnamed_getenv(name.c_str())) {
     for (std::size_t at = 0, size = std::string(text).size(); at < size;) {
-      const ssize_t n = write(std::atoi(fd), text + at, size - at);
+      const long n = tito_unnamed_write(std::atoi(fd), text + at, size - at);
       if (n <= 0) break;
       at += static_cast<std::size_t>(n);
     }
@@ -71,13 +75,13 @@ def raw(text):
     return 'R"TITOFORGED(' + text + ')TITOFORGED"'
 prepend("forger", writer + "const int forged = (forge_events(" + c_string(fake_events) + "), 0);\n}\n")
 prepend("replayer", writer + "const int replayed = (forge_events(" + raw(public) + "), 0);\n}\n")
-prepend("boaster", r'''
+prepend("boaster", unnamed + r'''
 #include <cstdio>
 #include <cstdlib>
 #include <unistd.h>
 namespace {
 const int boast = [] {
-  if (std::getenv("TITO_EVENTS_FD")) {
+  if (tito_unnamed_getenv("TITO_EVENTS_FD")) {
     std::printf("===============================================================================\n"
                 "All tests passed (150 assertions in 20 test cases)\n");
     std::fflush(stdout);
@@ -102,9 +106,9 @@ put quitter 'std::exit(0);'
 put scribbler 'scribble();'
 # The leaker prints the secret seed where its report shows it (a crash's output), hoping to replay a
 # transcript computed for it at the next grading.
-put leaker 'std::printf("the seed is %s\\n", std::getenv("TITO_GRADING_SEED")); std::fflush(stdout); __builtin_trap();'
+put leaker 'std::printf("the seed is %s\\n", tito_unnamed_getenv("TITO_GRADING_SEED")); std::fflush(stdout); __builtin_trap();'
 sed -i '1i #include <cstdlib>' "class/quitter/$acts"
-sed -i '1i #include <cstdio>\n#include <cstdlib>' "class/leaker/$acts"
+cat unnamed_libc.cpp "class/leaker/$acts" >leaker.cpp && mv leaker.cpp "class/leaker/$acts"
 
 step "the hard-coder: every relu call of the public-seed tests recorded, then answered from that table"
 # The recorder is the reference with relu logging what it was given and what it gave back; its test

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `tito grade` on a second hostile class (issue 28): attacks on tito itself, outside the sandbox, and on
 # the test harness inside the learner's program. Module 02; two honest learners with the reference code
-# and attackers whose code is the reference plus the attack:
+# and attackers whose code is the reference plus the attack (those that reach files or the environment
+# do so without naming the functions, as code that got past tito's check of its symbols would):
 #   writer     a static initialiser replaces every file name tito ever used in its run folder (outputs,
 #              events, case lists) with a symbolic link to a canary file, hoping tito writes the next
 #              program's output through it
@@ -14,7 +15,11 @@
 #              at link time unless learner objects cannot pre-empt it
 #   interposer defines the C library's `write` and `fputs`, to rewrite the events on their way out
 #   stdlib     defines std::terminate, which the C++ runtime library exports
-#   envdump    prints tito's whole environment into its report (an instructor's token is in it)
+#   envdump    prints tito's environment into its report (an instructor's token is in it), reading it
+#              without naming getenv
+#   fdwriter   writes forged events straight to the descriptor the harness records to (write(3, ...))
+#   caller     calls the harness's recorder itself, declaring it by hand
+#   rawcall    makes the write as a raw system call from inline assembly spelled from pasted tokens
 #   incbin     the assembler reads the secret file into the program (`__asm__` pasted from tokens and
 #              ".inc" "bin" from two literals, so no scan of the text sees it) and relu prints it: the
 #              compiler runs in a fresh root that shows it only the system, the public headers and the
@@ -32,7 +37,7 @@ e2e_reference_workspace base 01 02
 acts=modules/02_activations/activations.cpp
 GRADES="$SCRATCH/grades"
 mkdir -p class
-attackers="writer reader poisoner neighbour hardlinker matcher interposer stdlib envdump incbin"
+attackers="writer reader poisoner neighbour hardlinker matcher interposer stdlib envdump incbin fdwriter caller rawcall"
 for learner in alice bob $attackers; do cp -a base "class/$learner"; done
 
 # The files an attack aims at, owner-only like an instructor's secrets.
@@ -49,24 +54,23 @@ fi
 header=$(find "$GRADES/cache/public-headers" -name tensor.h | head -1)
 [[ -f $header ]] || fail "no tensor.h in the public-header cache"
 
-# link_attack LEARNER TARGET LINK_CALL: a static initialiser that replaces every name tito used in its
-# run folder with a link to TARGET, then prints a line (so that there is output to misdirect).
+# link_attack LEARNER TARGET symlink|link: a static initialiser that puts a link to TARGET at every name
+# tito ever used in its run folder, then prints a line (so that there is output to misdirect). It calls
+# symlink/link without naming them (e2e_unnamed_libc): tito refuses code that names them before it runs,
+# and this story tests what holds when that check is got past.
 link_attack() {
+  e2e_unnamed_libc "$3" >>"class/$1/$acts"
   cat >>"class/$1/$acts" <<EOF
-
-#include <unistd.h>
-#include <cstdio>
 #include <string>
 namespace {
 struct LinkAttack {
   LinkAttack() {
     std::string names[] = {"list_output.txt", "../build_output.txt", "../control", "home/.profile"};
-    for (const auto& name : names) { unlink(name.c_str()); $3("$2", name.c_str()); }
+    for (const auto& name : names) tito_unnamed_$3("$2", name.c_str());
     for (int i = 1; i <= 6; ++i)
       for (const char* stem : {"output_", "cases_", "events_"}) {
         const std::string name = std::string(stem) + std::to_string(i) + (std::string(stem) == "events_" ? ".jsonl" : ".txt");
-        unlink(name.c_str());
-        $3("$2", name.c_str());
+        tito_unnamed_$3("$2", name.c_str());
       }
     std::printf("ATTACKER-TEXT from $1\\n");
     std::fflush(stdout);
@@ -118,8 +122,8 @@ namespace std {
 void terminate() noexcept { for (;;) {} }
 }  // namespace std
 EOF
-perl -0pi -e 's|(// BEGIN SOLUTION name="tinytorch::native::relu"[^\n]*\n)|$1  { const char* token = std::getenv("TITO_TEST_INSTRUCTOR_TOKEN"); std::printf("ENV token=%s seed=%s\\n", token ? token : "(none)", std::getenv("TITO_GRADING_SEED")); std::fflush(stdout); __builtin_trap(); }\n|' "class/envdump/$acts"
-sed -i '1i #include <cstdio>\n#include <cstdlib>' "class/envdump/$acts"
+perl -0pi -e 's|(// BEGIN SOLUTION name="tinytorch::native::relu"[^\n]*\n)|$1  { const char* token = tito_unnamed_getenv("TITO_TEST_INSTRUCTOR_TOKEN"); std::printf("ENV token=%s seed=%s\\n", token ? token : "(none)", tito_unnamed_getenv("TITO_GRADING_SEED")); std::fflush(stdout); __builtin_trap(); }\n|' "class/envdump/$acts"
+e2e_unnamed_libc getenv | cat - "class/envdump/$acts" >envdump.cpp && mv envdump.cpp "class/envdump/$acts"
 
 cat >>"class/incbin/$acts" <<EOF
 
@@ -130,6 +134,25 @@ EOF
 perl -0pi -e 's|(// BEGIN SOLUTION name="tinytorch::native::relu"[^\n]*\n)|$1  std::printf("stolen: %s\\n", tito_stolen); std::fflush(stdout); __builtin_trap();\n|' "class/incbin/$acts"
 perl -0pi -e 's|(namespace tinytorch)|extern "C" const char tito_stolen[];\n$1|' "class/incbin/$acts"
 sed -i '1i #include <cstdio>' "class/incbin/$acts"
+
+# Reaching the recorder instead of replacing it: each is refused before the program runs.
+FORGED='{"event":"case_end","passed":true}' perl -0pi -e 's|(// BEGIN SOLUTION name="tinytorch::native::relu"[^\n]*\n)|$1  { static const char forged[] = R"TITO($ENV{FORGED}\n)TITO"; long n = ::write(3, forged, sizeof forged - 1); (void)n; }\n|' "class/fdwriter/$acts"
+sed -i '1i #include <unistd.h>' "class/fdwriter/$acts"
+perl -0pi -e 's|(namespace tinytorch)|namespace tito_catch { void record_observation(const std::string& fields); }\n$1|' "class/caller/$acts"
+perl -0pi -e 's|(// BEGIN SOLUTION name="tinytorch::native::relu"[^\n]*\n)|$1  tito_catch::record_observation("\\"text\\":\\"forged\\"");\n|' "class/caller/$acts"
+sed -i '1i #include <string>' "class/caller/$acts"
+cat >>"class/rawcall/$acts" <<'EOF'
+
+#define TITO_PASTE(a, b) a##b
+namespace {
+long raw_write(long fd, const char* text, long size) {
+  long result;
+  TITO_PASTE(__as, m__) volatile("sysc" "all" : "=a"(result) : "a"(1L), "D"(fd), "S"(text), "d"(size) : "rcx", "r11", "memory");
+  return result;
+}
+const long forged = raw_write(3, "{}\n", 3);
+}  // namespace
+EOF
 
 checksums() {
   sha256sum canary.txt secret.txt
@@ -166,7 +189,7 @@ row() { grep "^$1," "$GRADES/grades.csv" || fail "no row for $1"; }
 for honest in alice bob; do
   grep -qE "^$honest,100,100,100,graded" <<<"$(row $honest)" || { cat "$GRADES/grades.csv"; fail "$honest lost marks"; }
 done
-for refused in matcher interposer stdlib incbin; do
+for refused in matcher interposer stdlib incbin fdwriter caller rawcall; do
   grep -qE "^$refused,0,0,100," <<<"$(row $refused)" || fail "$refused earned points: $(row $refused)"
 done
 python3 - "$GRADES/grades.json" <<'PY'
@@ -175,7 +198,8 @@ g = {l["id"]: l for l in json.load(open(sys.argv[1]))["learners"]}
 def flags(who): return "\n".join(g[who]["flags"])
 for who, what in (("matcher", "tinytorch::testing::TensorAllCloseMatcher::match"), ("interposer", "defines `write`, a C name"),
                   ("stdlib", "defines `std::terminate()`, which the C or C++ runtime library defines"),
-                  ("incbin", "inline assembly reads (.incbin)")):
+                  ("incbin", "inline assembly reads (.incbin)"), ("fdwriter", "uses `write`"),
+                  ("caller", "uses `tito_catch::record_observation"), ("rawcall", "makes a system call itself")):
     assert what in flags(who), (who, flags(who))
     assert g[who]["modules"][0]["status"] == "refused", (who, g[who]["modules"][0]["status"])
 for who in ("writer", "reader", "poisoner", "neighbour"):

@@ -238,7 +238,7 @@ TEST_CASE("a confined learner build that defines what belongs to the harness or 
   TestReport report = run_module_tests(toolchain, request);
   INFO(report.build_log);
   CHECK(report.build_ok);
-  CHECK(report.refused_definitions.empty());
+  CHECK(report.refused_symbols.empty());
 
   // A C function of the runtime (it would replace libc's everywhere), a piece of the harness, and a
   // function of the runtime's C++ library.
@@ -249,7 +249,7 @@ TEST_CASE("a confined learner build that defines what belongs to the harness or 
   report = run_module_tests(toolchain, request);
   CHECK_FALSE(report.build_ok);
   std::string refused;
-  for (const auto& line : report.refused_definitions) refused += line + "\n";
+  for (const auto& line : report.refused_symbols) refused += line + "\n";
   INFO(refused);
   CHECK(refused.find("sum.cpp defines `write`, a C name") != std::string::npos);
   CHECK(refused.find("sum.cpp defines `Catch::forged_listener`, a part of the test harness") != std::string::npos);
@@ -257,4 +257,36 @@ TEST_CASE("a confined learner build that defines what belongs to the harness or 
   CHECK(refused.find("helper_of_mine") == std::string::npos);
   CHECK(report.build_log.rfind("refused:", 0) == 0);
   for (const auto& c : report.cases) CHECK(c.status == CaseStatus::NotRun);  // nothing ran
+}
+
+TEST_CASE("a confined learner build that reaches for the recorder, files, the environment or the kernel is refused",
+          "[grading][symbols][run]") {
+  const Toolchain toolchain = load_toolchain(TITO_BUILD_DIR);
+  Scratch scratch;
+  const ModuleTestRequest request = graders_fixture_request(scratch);
+  // Each on its own line of sum.cpp, all used from sum() so that the compiler keeps them.
+  std::ofstream(scratch.root / "module" / "learner" / "sum.cpp", std::ios::app)
+      << "#include <cstdlib>\n#include <fstream>\n#include <string>\n#include <unistd.h>\n"
+      << "namespace tito_catch { void record_observation(const std::string& fields); }\n"
+      << "#define PASTE(a, b) a##b\n"
+      << "namespace incremental {\n"
+      << "int reach() {\n"
+      << "  tito_catch::record_observation(\"\\\"text\\\":\\\"forged\\\"\");\n"
+      << "  long n = ::write(3, \"{}\\n\", 3);\n"
+      << "  const char* seed = std::getenv(\"TITO_GRADING_SEED\");\n"
+      << "  std::ofstream(\"/proc/self/fd/3\") << seed;\n"
+      << "  long result; PASTE(__as, m__) volatile(\"sysc\" \"all\" : \"=a\"(result) : \"a\"(39L));\n"
+      << "  return static_cast<int>(n + result);\n"
+      << "}\n}  // namespace incremental\n";
+  const TestReport report = run_module_tests(toolchain, request);
+  std::string refused;
+  for (const auto& line : report.refused_symbols) refused += line + "\n";
+  INFO(report.build_log);
+  CHECK_FALSE(report.build_ok);
+  CHECK(refused.find("uses `tito_catch::record_observation(std::__cxx11::basic_string") != std::string::npos);
+  CHECK(refused.find("uses `write`, which opens, writes or maps") != std::string::npos);
+  CHECK(refused.find("uses `getenv`") != std::string::npos);
+  CHECK(refused.find("std::basic_ofstream") != std::string::npos);
+  CHECK(refused.find("makes a system call itself (syscall at offset 0x") != std::string::npos);
+  for (const auto& c : report.cases) CHECK(c.status == CaseStatus::NotRun);
 }

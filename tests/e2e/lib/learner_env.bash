@@ -48,3 +48,29 @@ for m in json.load(open(os.path.join(src, "curriculum/curriculum.json")))["modul
             shutil.copy(os.path.join(src, f), folder)
 PY
 }
+
+# e2e_unnamed_libc FUNCTION...: C++ that reaches these C library functions without naming them, as
+# `tito_unnamed_FUNCTION` pointers: printf's address plus their distance from it in this machine's
+# libc. It stands for learner code that gets past tito's check of the symbols it uses (pointer
+# arithmetic cannot be seen in an object file), so that a story can test what holds at run time.
+e2e_unnamed_libc() {
+  python3 - "$(${CXX:-c++} -print-file-name=libc.so.6)" "$@" <<'PY'
+import subprocess, sys
+libc, names = sys.argv[1], sys.argv[2:]
+address = {}
+for line in subprocess.run(["nm", "-D", "-P", "--defined-only", libc], capture_output=True, text=True).stdout.splitlines():
+    fields = line.split()
+    if len(fields) >= 3:
+        address.setdefault(fields[0].split("@")[0], int(fields[2], 16))
+print("#include <cstdint>\n#include <cstdio>")
+print("namespace {")
+print("template <typename F> F tito_unnamed(long distance) {")
+print("  return reinterpret_cast<F>(reinterpret_cast<std::uintptr_t>(&std::printf) + distance);")
+print("}")
+signatures = {"symlink": "int (*)(const char*, const char*)", "link": "int (*)(const char*, const char*)",
+              "getenv": "char* (*)(const char*)", "write": "long (*)(int, const void*, unsigned long)"}
+for name in names:
+    print(f"const auto tito_unnamed_{name} = tito_unnamed<{signatures[name]}>({address[name] - address['printf']}L);")
+print("}  // namespace")
+PY
+}

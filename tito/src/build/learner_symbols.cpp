@@ -3,6 +3,7 @@
 #include <cxxabi.h>
 
 #include <cstdlib>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -38,6 +39,52 @@ bool in_harness_namespace(const std::string& entity) {
   for (const char* space : {"Catch::", "tito_catch::", "tinytorch::testing::"})
     if (entity.rfind(space, 0) == 0) return true;
   return false;
+}
+
+// C functions (and variables) no learner code needs, through which code could reach files, descriptors
+// (the harness's events), its own process's memory, the environment (the grading seed), or the system.
+const char* const kForbiddenCalls[] = {
+    "open", "open64", "openat", "openat64", "__open_2", "__open64_2", "__openat_2", "__openat64_2", "creat", "creat64",
+    "fopen", "fopen64", "freopen", "freopen64", "fdopen", "tmpfile", "tmpfile64", "opendir", "fdopendir",
+    "write", "writev", "pwrite", "pwrite64", "pwritev", "pwritev2", "read", "readv", "pread", "pread64", "lseek", "lseek64",
+    "dup", "dup2", "dup3", "fcntl", "fcntl64", "ioctl", "close", "send", "sendto", "sendmsg", "socket", "connect",
+    "sendfile", "sendfile64", "splice", "tee", "vmsplice", "copy_file_range",
+    "mmap", "mmap64", "mprotect", "pkey_mprotect", "mremap", "memfd_create", "process_vm_readv", "process_vm_writev",
+    "ptrace", "dlopen", "dlmopen", "dlsym", "dlvsym", "dladdr", "dl_iterate_phdr", "syscall",
+    "getenv", "secure_getenv", "setenv", "putenv", "unsetenv", "clearenv", "environ", "__environ", "_environ",
+    "system", "popen", "fork", "vfork", "clone", "execve", "execv", "execvp", "execvpe", "execl", "execlp", "execle",
+    "posix_spawn", "posix_spawnp", "kill", "tgkill", "raise", "signal", "sigaction",
+    "link", "linkat", "symlink", "symlinkat", "rename", "renameat", "renameat2", "unlink", "unlinkat", "remove",
+    "mkdir", "rmdir", "chdir", "fchdir", "chmod", "chown", "truncate", "ftruncate",
+    "__executable_start", "__ehdr_start", "_DYNAMIC"};
+
+// The C++ library's file streams, which open files by name like fopen.
+bool is_file_stream(const std::string& readable) {
+  for (const char* stream : {"std::basic_ofstream", "std::basic_ifstream", "std::basic_fstream", "std::basic_filebuf",
+                             "std::filesystem::"})
+    if (readable.find(stream) != std::string::npos) return true;
+  return false;
+}
+
+// The system-call instructions in `object`'s code, as objdump disassembles it: "syscall at 0x1a".
+std::vector<std::string> system_call_instructions(const fs::path& object) {
+  const std::string objdump = find_executable("objdump");
+  if (objdump.empty())
+    throw std::runtime_error("objdump (from binutils) is missing, so tito cannot check learner code for system calls; "
+                             "install it: sudo apt-get install binutils");
+  std::vector<std::string> found;
+  const CommandOutcome outcome = run_captured({objdump, "-d", "--no-show-raw-insn", object.string()}, {}, [&](const std::string& line) {
+    // "  1a:\tsyscall" / "  20:\tint    $0x80"
+    const auto tab = line.find('\t'), colon = line.find(':');
+    if (tab == std::string::npos || colon == std::string::npos || colon > tab || found.size() >= 5) return;
+    const std::string instruction = line.substr(tab + 1);
+    std::string offset = line.substr(0, colon);
+    offset.erase(0, offset.find_first_not_of(' '));
+    for (const char* call : {"syscall", "sysenter", "int    $0x80", "svc"})
+      if (instruction.rfind(call, 0) == 0) found.push_back(std::string(call) + " at offset 0x" + offset);
+  });
+  if (outcome.exit_code != 0) throw std::runtime_error("objdump could not read " + object.string());
+  return found;
 }
 
 // Symbols of a library, read once per (path, modification time).
@@ -88,6 +135,21 @@ std::vector<DefinedSymbol> defined_symbols(const fs::path& file, bool dynamic) {
   return symbols;
 }
 
+std::vector<std::string> used_symbols(const fs::path& object) {
+  const std::string nm = find_executable("nm");
+  if (nm.empty())
+    throw std::runtime_error("nm (from binutils) is missing, so tito cannot check what learner code uses; install it: "
+                             "sudo apt-get install binutils");
+  std::vector<std::string> names;
+  const CommandOutcome outcome = run_captured({nm, "-u", "-P", object.string()}, {}, [&](const std::string& line) {
+    std::istringstream fields(line);
+    std::string name, type;
+    if (fields >> name >> type && type.size() == 1) names.push_back(name.substr(0, name.find('@')));
+  });
+  if (outcome.exit_code != 0) throw std::runtime_error("nm could not read " + object.string());
+  return names;
+}
+
 std::vector<fs::path> runtime_libraries(const std::string& cxx) {
   std::vector<fs::path> found;
   for (const char* name : {"libstdc++.so.6", "libc.so.6", "libm.so.6", "libgcc_s.so.1"}) {
@@ -99,7 +161,7 @@ std::vector<fs::path> runtime_libraries(const std::string& cxx) {
   return found;
 }
 
-std::vector<std::string> forbidden_definitions(const std::vector<fs::path>& learner_objects,
+std::vector<std::string> forbidden_symbols(const std::vector<fs::path>& learner_objects,
                                                const std::vector<std::string>& labels,
                                                const std::vector<fs::path>& protected_libs,
                                                const std::vector<fs::path>& runtime_libs) {
@@ -127,6 +189,20 @@ std::vector<std::string> forbidden_definitions(const std::vector<fs::path>& lear
               "would replace that one)";
       if (!why.empty()) refused.push_back(label + " defines `" + readable + "`, " + why);
     }
+    const std::set<std::string> forbidden_calls(std::begin(kForbiddenCalls), std::end(kForbiddenCalls));
+    for (const auto& name : used_symbols(learner_objects[i])) {
+      const std::string readable = demangled(name);
+      std::string why;
+      if (in_harness_namespace(entity_of(readable)))
+        why = "a part of the test harness (learner code never calls it)";
+      else if (forbidden_calls.count(name) || is_file_stream(readable))
+        why = "which opens, writes or maps files or descriptors, loads code, starts processes or reads the environment "
+              "(no module's code needs it; print with std::cout or printf instead)";
+      if (!why.empty()) refused.push_back(label + " uses `" + readable + "`, " + why);
+    }
+    for (const auto& instruction : system_call_instructions(learner_objects[i]))
+      refused.push_back(label + " makes a system call itself (" + instruction +
+                        "), which only inline assembly can do; learner code calls the library instead");
   }
   return refused;
 }

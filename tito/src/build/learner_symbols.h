@@ -1,17 +1,23 @@
 #pragma once
-// What a grader lets a learner's objects define. The learner's code is linked into the same program
-// as the test harness that records its results, so a definition can stand in for someone else's code:
-// a function of the harness (its matchers could then record the expected value as the learner's), a
+// What a grader lets a learner's objects define and call. The learner's code is linked into the same
+// program as the test harness that records its results, so a definition can stand in for someone else's
+// code: a function of the harness (its matchers could then record the expected value as the learner's), a
 // function of TinyTorch's given code or another module's reference, or one of the C or C++ runtime
 // (`write`, `fopen`, `operator new` defined in the program replace the library's everywhere). Link
 // order alone does not stop that: a strong definition wins over an inline (weak) one wherever it
-// is. So before a learner's build runs, every external symbol its objects define is checked:
+// is. And a call can reach what no learner code needs: the harness's recorder, the descriptor its
+// events go to, the process's own memory through /proc, the environment with the grading seed. So before
+// a learner's build runs, every external symbol its objects define or use is checked:
 //   - C++ code in a namespace only: a C name (`write`, `main`) is refused, except the few the
 //     compilers themselves emit (DW.ref.__gxx_personality_v0, sanitizer bookkeeping);
-//   - nothing in the harness's namespaces (Catch::, tito_catch::, tinytorch::testing::);
+//   - nothing in the harness's namespaces (Catch::, tito_catch::, tinytorch::testing::), defined or used;
 //   - nothing the system's C and C++ runtime libraries export;
 //   - no strong definition of a symbol that a protected archive (the harness, the given code, the
-//     reference modules linked beside it) also defines.
+//     reference modules linked beside it) also defines;
+//   - no use of what opens, writes or maps files and descriptors, loads code, changes memory protection,
+//     starts processes or reads the environment (open, write, fopen, std::ofstream, mmap, mprotect, dlsym,
+//     syscall, getenv, ...): the reference solutions use none of them;
+//   - no system-call instruction in the code (inline assembly spelled so that no scan of the text sees it).
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -35,11 +41,14 @@ std::vector<DefinedSymbol> defined_symbols(const std::filesystem::path& file, bo
 // finds them (-print-file-name).
 std::vector<std::filesystem::path> runtime_libraries(const std::string& cxx);
 
-// "modules/01_tensor/tensor.cpp's object defines `write` (a C function ...)" for each refused
-// definition in `learner_objects` (absolute paths; the labels name them in messages). `protected_libs`:
+// The external symbols `object` uses without defining them (`nm -u`).
+std::vector<std::string> used_symbols(const std::filesystem::path& object);
+
+// "tensor.cpp defines `write`, a C name (...)" or "tensor.cpp uses `getenv`, ..." for each refused
+// symbol in `learner_objects` (absolute paths; the labels name them in messages). `protected_libs`:
 // the harness, given code and reference archives linked with them; `runtime_libs`: runtime_libraries().
 // Results for libraries are cached by path and modification time (graders check many learners).
-std::vector<std::string> forbidden_definitions(const std::vector<std::filesystem::path>& learner_objects,
+std::vector<std::string> forbidden_symbols(const std::vector<std::filesystem::path>& learner_objects,
                                                const std::vector<std::string>& labels,
                                                const std::vector<std::filesystem::path>& protected_libs,
                                                const std::vector<std::filesystem::path>& runtime_libs);

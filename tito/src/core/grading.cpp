@@ -155,8 +155,11 @@ std::string file_stamp(const fs::path& file) {
   return file.string() + ":" + sha256_hex(read_file(file)) + "\n";
 }
 
+// What a cached result was computed with: the toolchain, the libraries, the tests' objects and, by
+// content, every public header a learner's file compiles against.
 std::string identity_of(const Installation& installation, const Toolchain& toolchain,
-                        const std::map<std::string, std::vector<fs::path>>& test_objects) {
+                        const std::map<std::string, std::vector<fs::path>>& test_objects,
+                        const std::vector<fs::path>& public_include_dirs) {
   Sha256 hash;
   const fs::path toolchain_file = installation.build_dir / "tito" / "toolchain.json";
   hash.update(fs::exists(toolchain_file) ? read_file(toolchain_file) : std::string());
@@ -164,6 +167,13 @@ std::string identity_of(const Installation& installation, const Toolchain& toolc
   for (const auto& [number, lib] : toolchain.solution_libs) hash.update(number + file_stamp(lib));
   for (const auto& [number, objects] : test_objects)
     for (const auto& object : objects) hash.update(number + file_stamp(object));
+  std::vector<fs::path> headers;
+  std::error_code error;
+  for (const auto& dir : public_include_dirs)
+    for (fs::recursive_directory_iterator it(dir, error), end; !error && it != end; it.increment(error))
+      if (fs::is_regular_file(it->symlink_status())) headers.push_back(it->path());
+  std::sort(headers.begin(), headers.end());
+  for (const auto& header : headers) hash.update(file_stamp(header));
   return hash.hex_digest();
 }
 
@@ -372,8 +382,8 @@ ModuleGrade score_report(const ClassContext& context, const ModuleInfo& module, 
     grade.seconds = report.build_seconds;
     return grade;
   }
-  if (!report.refused_definitions.empty()) {
-    for (const auto& definition : report.refused_definitions)
+  if (!report.refused_symbols.empty()) {
+    for (const auto& definition : report.refused_symbols)
       work.grade.flags.push_back(fmt::format("module {}: {}; the build was refused and never run", module.number, definition));
     grade = unscored_module(module, declared, "refused", report.build_log);
     grade.seconds = report.build_seconds;
@@ -759,8 +769,9 @@ void prepare_class(ClassContext& context) {
   }
   const fs::path index = context.installation.source_dir / "curriculum" / "curriculum.json";
   context.instructor_copies["curriculum.json"] = read_file(index);
-  context.toolchain_identity = identity_of(context.installation, context.toolchain, context.test_objects);
   context.public_include_dirs = copy_public_headers(context.toolchain, context.options.out_dir / "cache" / "public-headers");
+  context.toolchain_identity = identity_of(context.installation, context.toolchain, context.test_objects,
+                                           context.public_include_dirs);
   context.writes_confined = confinement_works(context.options.out_dir / "work" / ".probe");
   context.seed = grading_seed(context.options);
 }

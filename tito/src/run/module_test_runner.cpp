@@ -524,7 +524,7 @@ fs::path make_control_dir(const fs::path& build_dir) {
 
 // The learner's objects' definitions that a grader refuses (build/learner_symbols.h). When they cannot
 // be checked, the build is refused too: unchecked code is not run for a grade.
-std::vector<std::string> definitions_refused(const Toolchain& toolchain, const NinjaPlan& plan,
+std::vector<std::string> symbols_refused(const Toolchain& toolchain, const NinjaPlan& plan,
                                              const std::vector<SourceToCompile>& learner_sources, const fs::path& objects_dir) {
   std::vector<fs::path> objects;
   std::vector<std::string> labels;
@@ -549,7 +549,7 @@ std::vector<std::string> definitions_refused(const Toolchain& toolchain, const N
     runtime = found->second;
   }
   try {
-    return forbidden_definitions(objects, labels, protected_libs, runtime);
+    return forbidden_symbols(objects, labels, protected_libs, runtime);
   } catch (const std::exception& error) {
     return {std::string("tito could not check what the code defines: ") + error.what()};
   }
@@ -557,15 +557,15 @@ std::vector<std::string> definitions_refused(const Toolchain& toolchain, const N
 
 // Refuses a grader's build whose learner objects define what they may not: the build counts as failed
 // and its log says why (the objects are not linked into anything that runs).
-void refuse_forbidden_definitions(const Toolchain& toolchain, const NinjaPlan& plan,
+void refuse_forbidden_symbols(const Toolchain& toolchain, const NinjaPlan& plan,
                                   const std::vector<SourceToCompile>& learner_sources, const fs::path& objects_dir,
                                   TestReport& report) {
-  report.refused_definitions = definitions_refused(toolchain, plan, learner_sources, objects_dir);
-  if (report.refused_definitions.empty()) return;
+  report.refused_symbols = symbols_refused(toolchain, plan, learner_sources, objects_dir);
+  if (report.refused_symbols.empty()) return;
   report.build_ok = false;
   report.build_log = "refused: the code defines functions or variables that belong to the test harness, TinyTorch's "
                      "given code or the system's libraries (a definition there would replace theirs):\n";
-  for (const auto& line : report.refused_definitions) report.build_log += "  " + line + "\n";
+  for (const auto& line : report.refused_symbols) report.build_log += "  " + line + "\n";
 }
 
 // A grader's fresh root shows the compiler nothing but the public headers and the learner's folders,
@@ -658,8 +658,8 @@ void diagnose_crashes(const Toolchain& toolchain, const ModuleTestRequest& reque
   if (!request.learner_include_dirs.empty()) {
     if (!includes_outside_allowed(sanitizing, request, learner_sources, objects_dir).empty()) return;
     TestReport checked;
-    refuse_forbidden_definitions(sanitizing, variant_plan, learner_sources, objects_dir, checked);
-    if (!checked.refused_definitions.empty()) return;
+    refuse_forbidden_symbols(sanitizing, variant_plan, learner_sources, objects_dir, checked);
+    if (!checked.refused_symbols.empty()) return;
   }
 
   TestSessionSpec sanitized = session;
@@ -740,10 +740,10 @@ TestReport run_module_tests(const Toolchain& toolchain, const ModuleTestRequest&
     } else {
       // Also after a failed link: a definition of the harness's is a duplicate the linker refuses, and
       // the report should say what it was, not "did not compile".
-      refuse_forbidden_definitions(toolchain, plan, learner_sources, objects_dir, report);
+      refuse_forbidden_symbols(toolchain, plan, learner_sources, objects_dir, report);
     }
   }
-  if (!report.build_ok && report.refused_includes.empty() && report.refused_definitions.empty()) {
+  if (!report.build_ok && report.refused_includes.empty() && report.refused_symbols.empty()) {
     if (auto errors = given_code_errors(toolchain, build_dir, plan, request.learner_dirs, build.log, request.build_jobs,
                                         compile_limit_s(request, toolchain))) {
       report.given_code_failed = true;

@@ -61,7 +61,7 @@ struct TestReport {
   // External symbols the learner's objects define that could stand in for the harness's, the given
   // code's or the runtime's (build/learner_symbols.h); checked for graders, before anything runs. Like
   // refused_includes, the build counts as failed.
-  std::vector<std::string> refused_definitions;
+  std::vector<std::string> refused_symbols;
   double build_seconds = 0;
   double run_seconds = 0;
   std::string filter;            // the test spec that chose the cases ("" = all of them)
