@@ -4,9 +4,11 @@
 # below, whose code is the reference plus the attack, run from a static initialiser (so at every start
 # of the test program). Graded as root and, with --unprivileged USER, also as that user. Prints per
 # grading the wall time, tito's peak memory and every learner's mark and flags, and checks: references
-# 100, the starter 0, every attacker 0 or flagged, and nothing outside the run folders changed (checksums
-# of every learner's files, the public-header cache, an owner-only canary and secret, and `git status`
-# of the repository). The slow, long version of tests/e2e/hostile_class_*.sh; not part of CI.
+# 100, the starter 0, every attacker 0, flagged, or without effect, no secret, token or seed in a report,
+# and nothing outside the run folders changed (checksums of every learner's files and of an owner-only
+# canary and secret; no file the vandals aimed at). Attacks that name a forbidden function are refused
+# before they run; their "unnamed_" twins reach the same functions by pointer arithmetic, to test what
+# holds at run time. The slow, long version of tests/e2e/hostile_class_*.sh; not part of CI.
 #   bench/hostile_class.sh [--modules 01,03,06] [--unprivileged tito-grader] [--jobs 2]
 # Needs: tito built (TITO, or build/bin/tito), python3; run as root for the root grading.
 set -euo pipefail
@@ -51,13 +53,33 @@ attacks = {
  "parricide": 'kill(getppid(), SIGKILL);',
  "swarm": 'for (int i = 0; i < 300; ++i) if (fork() == 0) { setsid(); execl("/bin/sleep", "@MARK@-swarm", "60", (char*)nullptr); _exit(0); }',
  "fork_bomb": 'for (int i = 0; i < 100000; ++i) if (fork() < 0) break;',
- "memory_bomb": 'for (;;) { char* p = static_cast<char*>(std::malloc(1 << 26)); if (!p) break; std::memset(p, 1, 1 << 26); }',
+ "memory_bomb": 'for (;;) { char* p = new char[1 << 26]; std::memset(p, 1, 1 << 26); }',
  "flood": 'static const std::string line(1 << 20, 0x78); for (int i = 0; i < 1024; ++i) std::fwrite(line.data(), 1, line.size(), stdout);',
  "hang": 'for (volatile unsigned i = 0;; i = i + 1) {}',
  "seed_printer": 'std::printf("seed %s\\n", std::getenv("TITO_GRADING_SEED")); std::fflush(stdout); _exit(1);',
  "socket": 'int fd = socket(AF_UNIX, SOCK_STREAM, 0); sockaddr_un a{}; a.sun_family = AF_UNIX; std::snprintf(a.sun_path, sizeof a.sun_path, "/tmp/@MARK@.sock"); connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);',
  "rawcall": 'long r; TITO_PASTE(__as, m__) volatile("sysc" "all" : "=a"(r) : "a"(39L) : "rcx", "r11", "memory"); (void)r;',
 }
+# The same, reaching the C library without naming it (printf's address plus the distance in this libc):
+# what code that got past tito's check of the symbols it uses would do. These test what holds at run time.
+import subprocess
+libc = subprocess.run(["c++", "-print-file-name=libc.so.6"], capture_output=True, text=True).stdout.strip()
+address = {}
+for line in subprocess.run(["nm", "-D", "-P", "--defined-only", libc], capture_output=True, text=True).stdout.splitlines():
+    f = line.split()
+    if len(f) >= 3: address.setdefault(f[0].split("@")[0], int(f[2], 16))
+def unnamed(name, signature):
+    return f"reinterpret_cast<{signature}>(reinterpret_cast<std::uintptr_t>(&std::printf) + {address[name] - address['printf']}L)"
+link2 = "int (*)(const char*, const char*)"
+for name in ("link_writer", "link_reader", "link_header", "link_neighbour"):
+    attacks["unnamed_" + name] = attacks[name].replace("unlink(n.c_str()); ", "").replace('unlink("list_output.txt"); ', "").replace("symlink(", "(" + unnamed("symlink", link2) + ")(")
+attacks["unnamed_hard_link"] = attacks["hard_link"].replace("unlink(n.c_str()); ", "").replace("link(", "(" + unnamed("link", link2) + ")(")
+getenv = "(" + unnamed("getenv", "char* (*)(const char*)") + ")"
+for name in ("envdump", "seed_printer"):
+    attacks["unnamed_" + name] = attacks[name].replace("std::getenv", getenv)
+attacks["unnamed_fd_writer"] = attacks["fd_writer"].replace("write(3", "(" + unnamed("write", "long (*)(int, const void*, unsigned long)") + ")(3")
+attacks["unnamed_reader"] = attacks["reader"].replace("std::fopen", "(" + unnamed("fopen", "FILE* (*)(const char*, const char*)") + ")")
+attacks["unnamed_vandal"] = attacks["vandal"].replace("std::fopen", "(" + unnamed("fopen", "FILE* (*)(const char*, const char*)") + ")")
 definitions = {
  "matcher": "namespace tinytorch { namespace testing { class TensorAllCloseMatcher { public: bool match(const Tensor&) const; }; bool TensorAllCloseMatcher::match(const Tensor&) const { return true; } class TensorEqualsMatcher { public: bool match(const Tensor&) const; }; bool TensorEqualsMatcher::match(const Tensor&) const { return true; } } }",
  "interposer": 'extern "C" int fputs(const char*, FILE*) { return 0; }',
@@ -73,6 +95,7 @@ prelude = """
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -135,10 +158,21 @@ grade_all() {  # WHO (root or a user name)
     sha256sum "$scratch/canary.txt" "$scratch/secret.txt" >>"$out/before_$number.txt"
     local start=$SECONDS
     if [[ $who == root ]]; then
-      TITO_HOSTILE_TOKEN="tok-$$" /usr/bin/time -f "%M" -o "$out/peak_$number.txt" "${cmd[@]}" >"$out/out_$number.txt" 2>&1 || true
+      TITO_HOSTILE_TOKEN="tok-$$" "${cmd[@]}" >"$out/out_$number.txt" 2>&1 &
     else
-      su "$who" -s /bin/bash -c "cd '$class' && TITO_HOSTILE_TOKEN=tok-$$ CI=1 NO_COLOR=1 TITO_HOME='$TITO_HOME' TITO_BUILD_DIR='$TITO_BUILD_DIR' /usr/bin/time -f %M -o '$out/peak_$number.txt' $(printf '%q ' "${cmd[@]}")" >"$out/out_$number.txt" 2>&1 || true
+      su "$who" -s /bin/bash -c "cd '$class' && TITO_HOSTILE_TOKEN=tok-$$ CI=1 NO_COLOR=1 TITO_HOME='$TITO_HOME' TITO_BUILD_DIR='$TITO_BUILD_DIR' $(printf '%q ' "${cmd[@]}")" >"$out/out_$number.txt" 2>&1 &
     fi
+    # tito's own peak resident memory (VmHWM; its compilers and test programs do not count).
+    local waiter=$! peak_kb=0 tito_pid=""
+    while kill -0 $waiter 2>/dev/null; do
+      # The oldest tito is the grader itself (the sandbox's children are forks of it, named alike).
+      [[ -z $tito_pid ]] && tito_pid=$(pgrep -o -x tito || true)
+      local kb; kb=$(awk '/^VmHWM/ {print $2}' "/proc/$tito_pid/status" 2>/dev/null || true)
+      [[ -n $kb ]] && (( kb > peak_kb )) && peak_kb=$kb
+      sleep 0.2
+    done
+    wait $waiter || true
+    echo "$peak_kb" >"$out/peak_$number.txt"
     local wall=$((SECONDS - start))
     (cd "$class" && find . -type f -path '*/modules/*' -print0 | sort -z | xargs -0 sha256sum) >"$out/after_$number.txt"
     sha256sum "$scratch/canary.txt" "$scratch/secret.txt" >>"$out/after_$number.txt"
@@ -149,7 +183,7 @@ g = {l["id"]: l for l in json.load(open(sys.argv[1]))["learners"]}
 secret, token = open(sys.argv[2]).read().strip(), sys.argv[3]
 seed = open(sys.argv[4]).read().strip()
 text = json.dumps(g)
-bad = []
+bad, harmless = [], []
 for leaked, what in ((secret, "the secret"), (token, "the token"), (seed, "the seed")):
     if leaked in text: bad.append("a report holds " + what)
 for who, l in sorted(g.items()):
@@ -159,8 +193,11 @@ for who, l in sorted(g.items()):
     print(f"  {who:16s} {earned:3d}  {status:14s} {note}")
     if who in ("alice", "bob") and earned != 100: bad.append(f"{who} earned {earned}")
     if who == "carol" and earned != 0: bad.append(f"the starter earned {earned}")
-    if who not in ("alice", "bob", "carol") and earned > 0 and not note: bad.append(f"{who} earned {earned}, unflagged")
-print("  " + ("; ".join(bad) if bad else "references 100, starter 0, every attack 0 or flagged, nothing leaked"))
+    if who not in ("alice", "bob", "carol") and earned > 0 and not note: harmless.append(who)
+if harmless:
+    print("  earned points, unflagged, with the reference's code and an attack that had no effect (the kernel or the "
+          "sandbox refused it; the checksums below show nothing changed): " + ", ".join(harmless))
+print("  " + ("; ".join(bad) if bad else "references 100, starter 0, every attack 0, flagged or without effect, nothing leaked"))
 sys.exit(1 if bad else 0)
 PY
     if diff -q "$out/before_$number.txt" "$out/after_$number.txt" >/dev/null; then
@@ -171,7 +208,6 @@ PY
     for path in "/root/$mark" "/tmp/$mark" "$grades/cache/$mark"; do [[ ! -e $path ]] || { echo "  $path was written"; failures=$((failures + 1)); }; done
     pkill -KILL -f -- "$mark-swarm" 2>/dev/null && { echo "  the swarm outlived the grading"; failures=$((failures + 1)); }
   done
-  [[ -z $(git -C "$TITO_HOME" status --porcelain --ignored=no 2>/dev/null | grep -v '^??' || true) ]] || echo "  note: the repository has uncommitted changes (not made by this run?)"
   return $failures
 }
 

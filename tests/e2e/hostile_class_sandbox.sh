@@ -161,15 +161,8 @@ for _ in $(seq 50); do [[ -S /tmp/$MARK.sock ]] && break; sleep 0.1; done
 step "grading the hostile class (module 02, -j 3, 10 s per test run, 40 s per build)"
 start=$(date +%s)
 "$TITO" grade class --out "$GRADES" --modules 02 -j 3 --time-limit 10 --compile-time-limit 40 >"$OUT" 2>err.txt &
-tito_pid=$!
-# tito's own peak resident memory (VmHWM), read while it runs: its children's do not count.
-peak_kb=0
-while kill -0 $tito_pid 2>/dev/null; do
-  kb=$(awk '/^VmHWM/ {print $2}' /proc/$tito_pid/status 2>/dev/null || true)
-  [[ -n $kb ]] && (( kb > peak_kb )) && peak_kb=$kb
-  sleep 0.2
-done
-wait $tito_pid || { cat err.txt; fail "tito grade exited with $?"; }
+e2e_wait_measuring $! || { cat err.txt; fail "tito grade exited with $?"; }
+peak_kb=$PEAK_KB
 echo "graded in $(( $(date +%s) - start )) s, tito's peak memory $(( peak_kb / 1024 )) MB"
 cat "$OUT"
 if grep -q "forbids the namespaces" "$OUT"; then

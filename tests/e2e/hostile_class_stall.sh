@@ -47,14 +47,8 @@ PY
 step "grading (module 02, -j 3, 3 s per test run, 60 s per build)"
 start=$(date +%s)
 "$TITO" grade class --out grades --modules 02 -j 3 --time-limit 3 --compile-time-limit 60 >"$OUT" 2>err.txt &
-tito_pid=$!
-peak_kb=0
-while kill -0 $tito_pid 2>/dev/null; do
-  kb=$(awk '/^VmHWM/ {print $2}' /proc/$tito_pid/status 2>/dev/null || true)
-  [[ -n $kb ]] && (( kb > peak_kb )) && peak_kb=$kb
-  sleep 0.2
-done
-wait $tito_pid || { cat err.txt; fail "tito grade exited with $?"; }
+e2e_wait_measuring $! || { cat err.txt; fail "tito grade exited with $?"; }
+peak_kb=$PEAK_KB
 elapsed=$(( $(date +%s) - start ))
 echo "graded in $elapsed s, tito's peak memory $(( peak_kb / 1024 )) MB"
 cat "$OUT"

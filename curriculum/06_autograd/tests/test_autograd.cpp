@@ -121,6 +121,26 @@ Tensor double_tensor(const Sizes& sizes, const std::vector<double>& data) {
 Tensor drawn_values(const Sizes& sizes) { return random_tensor(sizes, -2, 2, torch::kDouble); }
 Tensor drawn_leaf(const Sizes& sizes) { return drawn_values(sizes).requires_grad_(); }
 
+// The gradients of A @ B, (n, k) @ (k, m), for an upstream gradient G, worked out in plain loops:
+// dA[i][p] = sum_j G[i][j] B[p][j] and dB[p][j] = sum_i A[i][p] G[i][j].
+struct MmGradients {
+  Tensor a, b;
+};
+MmGradients mm_gradients(const Tensor& a, const Tensor& b, const Tensor& upstream) {
+  const int64_t n = a.sizes()[0], k = a.sizes()[1], m = b.sizes()[1];
+  const std::vector<double> g = values(upstream), va = values(a), vb = values(b);
+  std::vector<double> a_gradient(n * k, 0.0), b_gradient(k * m, 0.0);
+  for (int64_t i = 0; i < n; ++i) {
+    for (int64_t p = 0; p < k; ++p) {
+      for (int64_t j = 0; j < m; ++j) {
+        a_gradient[i * k + p] += g[i * m + j] * vb[p * m + j];
+        b_gradient[p * m + j] += va[i * k + p] * g[i * m + j];
+      }
+    }
+  }
+  return {double_tensor({n, k}, a_gradient), double_tensor({k, m}, b_gradient)};
+}
+
 // A drawn multiplier k/4 with k in [-8, 8] but never 0, so it cannot hide a missing factor.
 double drawn_factor() {
   const int64_t magnitude = random_int(1, 8);
@@ -310,18 +330,9 @@ TEST_CASE("mm: dA = G B^T and dB = A^T G", "[points=8][mm]") {
   Tensor drawn_a = drawn_leaf({n, k}), drawn_b = drawn_leaf({k, m});
   const Tensor upstream = drawn_values({n, m});
   REQUIRE_NOTHROW(drawn_a.mm(drawn_b).backward(upstream));
-  const std::vector<double> g = values(upstream), va = values(drawn_a), vb = values(drawn_b);
-  std::vector<double> a_gradient(n * k, 0.0), b_gradient(k * m, 0.0);
-  for (int64_t i = 0; i < n; ++i) {
-    for (int64_t p = 0; p < k; ++p) {
-      for (int64_t j = 0; j < m; ++j) {
-        a_gradient[i * k + p] += g[i * m + j] * vb[p * m + j];
-        b_gradient[p * m + j] += va[i * k + p] * g[i * m + j];
-      }
-    }
-  }
-  CHECK_THAT(drawn_a.grad(), AllClose(double_tensor({n, k}, a_gradient)));
-  CHECK_THAT(drawn_b.grad(), AllClose(double_tensor({k, m}, b_gradient)));
+  const MmGradients expected = mm_gradients(drawn_a, drawn_b, upstream);
+  CHECK_THAT(drawn_a.grad(), AllClose(expected.a));
+  CHECK_THAT(drawn_b.grad(), AllClose(expected.b));
 }
 
 TEST_CASE("sum: every element that was summed gets the output's gradient", "[points=8][sum]") {
@@ -398,18 +409,9 @@ TEST_CASE("each node keeps only what its rule needs: nothing for add and sum, bo
   Tensor features = drawn_leaf({rows, cols}), weights = drawn_leaf({cols, outputs});
   const Tensor mm_upstream = drawn_values({rows, outputs});
   REQUIRE_NOTHROW(features.mm(weights).backward(mm_upstream));
-  const std::vector<double> gm = values(mm_upstream), vf = values(features), vw = values(weights);
-  std::vector<double> features_gradient(rows * cols, 0.0), weights_gradient(cols * outputs, 0.0);
-  for (int64_t r = 0; r < rows; ++r) {
-    for (int64_t c = 0; c < cols; ++c) {
-      for (int64_t o = 0; o < outputs; ++o) {
-        features_gradient[r * cols + c] += gm[r * outputs + o] * vw[c * outputs + o];
-        weights_gradient[c * outputs + o] += vf[r * cols + c] * gm[r * outputs + o];
-      }
-    }
-  }
-  CHECK_THAT(features.grad(), AllClose(double_tensor({rows, cols}, features_gradient)));
-  CHECK_THAT(weights.grad(), AllClose(double_tensor({cols, outputs}, weights_gradient)));
+  const MmGradients expected_mm = mm_gradients(features, weights, mm_upstream);
+  CHECK_THAT(features.grad(), AllClose(expected_mm.a));
+  CHECK_THAT(weights.grad(), AllClose(expected_mm.b));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -74,3 +74,16 @@ for name in names:
 print("}  // namespace")
 PY
 }
+
+# e2e_wait_measuring PID: waits for the background process PID and returns its exit status, setting
+# PEAK_KB to its own peak resident memory (VmHWM, sampled while it runs: its children do not count).
+e2e_wait_measuring() {
+  local pid=$1 kb
+  PEAK_KB=0
+  while kill -0 "$pid" 2>/dev/null; do
+    kb=$(awk '/^VmHWM/ {print $2}' "/proc/$pid/status" 2>/dev/null || true)
+    [[ -n $kb ]] && (( kb > PEAK_KB )) && PEAK_KB=$kb
+    sleep 0.2
+  done
+  wait "$pid"
+}

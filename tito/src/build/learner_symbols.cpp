@@ -3,6 +3,7 @@
 #include <cxxabi.h>
 
 #include <cstdlib>
+#include <functional>
 #include <iterator>
 #include <map>
 #include <memory>
@@ -66,14 +67,29 @@ bool is_file_stream(const std::string& readable) {
   return false;
 }
 
-// The system-call instructions in `object`'s code, as objdump disassembles it: "syscall at 0x1a".
+// Runs a binutils tool (nm, objdump) on `file`, each line of its output to `on_line`. Throws when the
+// tool is missing or cannot read the file: unchecked code is never run for a grade.
+void run_binutils(const char* tool, std::vector<std::string> options, const fs::path& file,
+                  const std::function<void(const std::string&)>& on_line) {
+  const std::string path = find_executable(tool);
+  if (path.empty())
+    throw std::runtime_error(std::string(tool) + " (from binutils) is missing, so tito cannot check what learner code "
+                             "defines and uses; install it: sudo apt-get install binutils");
+  options.insert(options.begin(), path);
+  options.push_back(file.string());
+  std::string errors;
+  const CommandOutcome outcome = run_captured(options, {}, [&](const std::string& line) {
+    if (line.rfind(path + ":", 0) == 0 || line.rfind(std::string(tool) + ":", 0) == 0) errors += line + "\n";
+    else on_line(line);
+  });
+  if (outcome.exit_code != 0)
+    throw std::runtime_error(std::string(tool) + " could not read " + file.string() + (errors.empty() ? "" : ": " + errors));
+}
+
+// The system-call instructions in `object`'s code, as objdump disassembles it: "syscall at offset 0x1a".
 std::vector<std::string> system_call_instructions(const fs::path& object) {
-  const std::string objdump = find_executable("objdump");
-  if (objdump.empty())
-    throw std::runtime_error("objdump (from binutils) is missing, so tito cannot check learner code for system calls; "
-                             "install it: sudo apt-get install binutils");
   std::vector<std::string> found;
-  const CommandOutcome outcome = run_captured({objdump, "-d", "--no-show-raw-insn", object.string()}, {}, [&](const std::string& line) {
+  run_binutils("objdump", {"-d", "--no-show-raw-insn"}, object, [&](const std::string& line) {
     // "  1a:\tsyscall" / "  20:\tint    $0x80"
     const auto tab = line.find('\t'), colon = line.find(':');
     if (tab == std::string::npos || colon == std::string::npos || colon > tab || found.size() >= 5) return;
@@ -83,7 +99,6 @@ std::vector<std::string> system_call_instructions(const fs::path& object) {
     for (const char* call : {"syscall", "sysenter", "int    $0x80", "svc"})
       if (instruction.rfind(call, 0) == 0) found.push_back(std::string(call) + " at offset 0x" + offset);
   });
-  if (outcome.exit_code != 0) throw std::runtime_error("objdump could not read " + object.string());
   return found;
 }
 
@@ -110,43 +125,26 @@ std::string demangled(const std::string& name) {
 }
 
 std::vector<DefinedSymbol> defined_symbols(const fs::path& file, bool dynamic) {
-  const std::string nm = find_executable("nm");
-  if (nm.empty())
-    throw std::runtime_error("nm (from binutils) is missing, so tito cannot check what learner code defines; install it: "
-                             "sudo apt-get install binutils");
-  std::vector<std::string> argv = {nm, "-g", "--defined-only", "-P"};
-  if (dynamic) argv.push_back("-D");
-  argv.push_back(file.string());
+  std::vector<std::string> options = {"-g", "--defined-only", "-P"};
+  if (dynamic) options.push_back("-D");
   std::vector<DefinedSymbol> symbols;
-  std::string errors;
-  const CommandOutcome outcome = run_captured(argv, {}, [&](const std::string& line) {
-    // "name type value size"; an archive member's header ends in ':'; nm's complaints name the file.
+  run_binutils("nm", options, file, [&](const std::string& line) {
+    // "name type value size"; an archive member's header ends in ':'.
     std::istringstream fields(line);
     std::string name, type;
-    if (!(fields >> name >> type) || type.size() != 1 || line.back() == ':') {
-      if (line.rfind(nm, 0) == 0 || line.rfind("nm:", 0) == 0) errors += line + "\n";
-      return;
-    }
-    const auto version = name.find('@');  // "malloc@@GLIBC_2.2.5" in a shared library
-    symbols.push_back({version == std::string::npos ? name : name.substr(0, version), type[0]});
+    if (!(fields >> name >> type) || type.size() != 1 || line.back() == ':') return;
+    symbols.push_back({name.substr(0, name.find('@')), type[0]});  // "malloc@@GLIBC_2.2.5" in a shared library
   });
-  if (outcome.exit_code != 0)
-    throw std::runtime_error("nm could not read " + file.string() + (errors.empty() ? "" : ": " + errors));
   return symbols;
 }
 
 std::vector<std::string> used_symbols(const fs::path& object) {
-  const std::string nm = find_executable("nm");
-  if (nm.empty())
-    throw std::runtime_error("nm (from binutils) is missing, so tito cannot check what learner code uses; install it: "
-                             "sudo apt-get install binutils");
   std::vector<std::string> names;
-  const CommandOutcome outcome = run_captured({nm, "-u", "-P", object.string()}, {}, [&](const std::string& line) {
+  run_binutils("nm", {"-u", "-P"}, object, [&](const std::string& line) {
     std::istringstream fields(line);
     std::string name, type;
     if (fields >> name >> type && type.size() == 1) names.push_back(name.substr(0, name.find('@')));
   });
-  if (outcome.exit_code != 0) throw std::runtime_error("nm could not read " + object.string());
   return names;
 }
 
