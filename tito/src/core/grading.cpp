@@ -434,6 +434,14 @@ ModuleGrade score_report(const ClassContext& context, const ModuleInfo& module, 
   return grade;
 }
 
+// What a test program may read besides its own files: the course's datasets (public data; modules 16 and
+// 20 train on TinyDigits), at the path the framework was built to look in.
+std::vector<fs::path> course_data_dirs(const ClassContext& context) {
+  const fs::path datasets = context.installation.source_dir / "datasets";
+  std::error_code error;
+  return fs::is_directory(datasets, error) ? std::vector<fs::path>{fs::absolute(datasets)} : std::vector<fs::path>{};
+}
+
 // A reference's results as the cache keeps them: what verification_problem reads.
 json reference_to_json(const ReferenceResults& results) {
   json cases = json::array();
@@ -488,6 +496,7 @@ ReferenceResults reference_results(ClassContext& context, const ModuleInfo& modu
   request.build_jobs = std::max(1, context.options.jobs);
   request.confine_writes = true;
   request.diagnose_crashes = false;
+  request.readable_dirs = course_data_dirs(context);
   const fs::path run_dir = fs::absolute(request.build_dir) / "run";
   fs::create_directories(run_dir / "home");
   fs::create_directories(run_dir / "tmp");
@@ -620,6 +629,7 @@ ModuleGrade grade_module(ClassContext& context, const ModuleInfo& module, Learne
   request.confine_writes = true;
   request.compile_time_limit_s = context.options.compile_time_limit_s;
   request.learner_include_dirs = context.public_include_dirs;
+  request.readable_dirs = course_data_dirs(context);
   const fs::path run_dir = request.build_dir / "run";
   fs::create_directories(run_dir / "home");
   fs::create_directories(run_dir / "tmp");

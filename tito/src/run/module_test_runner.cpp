@@ -762,6 +762,7 @@ TestReport run_module_tests(const Toolchain& toolchain, const ModuleTestRequest&
   session.sanitized = toolchain.sanitized;
   session.extra_env = request.run_env;
   if (request.confine_writes) session.writable_dir = run_dir;
+  session.readable_dirs = request.readable_dirs;
   session.filter = request.filter;
   session.learner_dirs = absolute_learner_dirs(request);
   session.live_status = request.live_status;

@@ -91,6 +91,9 @@ struct ModuleTestRequest {
   // public headers) instead of the toolchain's, and a build whose files opened anything outside them,
   // the compiler's own headers and the learner's folders is refused (build_learner_includes.h).
   std::vector<std::filesystem::path> learner_include_dirs;
+  // Folders a confined test program may read besides its own binary and run folder (the course's
+  // datasets, which modules 16 and 20 train on), shown read-only at the same paths.
+  std::vector<std::filesystem::path> readable_dirs;
 };
 
 // Compiles test sources to objects (no link) in `build_dir`, so many learner builds can share them.

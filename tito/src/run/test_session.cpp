@@ -99,6 +99,7 @@ SandboxSpec sandbox_spec_for(const TestSessionSpec& spec, std::vector<std::strin
     // Confined: the program sees the system, its own binary and its run folder, nothing else.
     sandbox.fresh_root = true;
     sandbox.read_only_paths = {spec.binary};
+    sandbox.read_only_paths.insert(sandbox.read_only_paths.end(), spec.readable_dirs.begin(), spec.readable_dirs.end());
     sandbox.read_only_paths.insert(sandbox.read_only_paths.end(), read_only.begin(), read_only.end());
     sandbox.max_processes = kMaxProcesses;
   }

@@ -26,6 +26,7 @@ struct TestSessionSpec {
   bool sanitized = false;
   std::map<std::string, std::string> extra_env;  // added to the program's environment
   std::filesystem::path writable_dir;            // set: try to make everything else read-only (sandbox.h)
+  std::vector<std::filesystem::path> readable_dirs;  // confined: shown read-only besides the binary
   std::string filter;                            // Catch2 test spec for list_cases ("" = every case)
   std::vector<std::filesystem::path> learner_dirs;  // to find the learner's frame in a backtrace
   LiveStatus live_status;
