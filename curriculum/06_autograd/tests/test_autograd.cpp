@@ -477,16 +477,7 @@ TEST_CASE("topological_order lists each node once, before every node it sends gr
   // SumBackward0, AddBackward0, MulBackward0, AccumulateGrad(a), AccumulateGrad(b).
   REQUIRE(order.size() == 5);
   CHECK(order.front()->name() == "SumBackward0");
-  for (size_t i = 0; i < order.size(); ++i) {
-    for (const auto& edge : order[i]->next_edges()) {
-      if (!edge.is_valid()) continue;
-      INFO(order[i]->name() << " at position " << i << " sends gradients to " << edge.function->name()
-                            << ", which must come after it");
-      const auto position = std::find(order.begin(), order.end(), edge.function.get());
-      REQUIRE(position != order.end());
-      CHECK(position - order.begin() > static_cast<std::ptrdiff_t>(i));
-    }
-  }
+  check_before_receivers(order);
   // Two roots share a subgraph: it is listed once.
   auto shared = a * 2;
   auto times_three = shared * 3, plus_one = shared + 1;  // alive while `two` points at their nodes
