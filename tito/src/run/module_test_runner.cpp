@@ -563,8 +563,9 @@ void refuse_forbidden_symbols(const Toolchain& toolchain, const NinjaPlan& plan,
   report.refused_symbols = symbols_refused(toolchain, plan, learner_sources, objects_dir);
   if (report.refused_symbols.empty()) return;
   report.build_ok = false;
-  report.build_log = "refused: the code defines functions or variables that belong to the test harness, TinyTorch's "
-                     "given code or the system's libraries (a definition there would replace theirs):\n";
+  report.build_log = "refused: the code defines or uses what learner code may not (the test harness's, TinyTorch's "
+                     "given code's or the system libraries' own functions; files, descriptors, the environment, the "
+                     "kernel), so it was not run:\n";
   for (const auto& line : report.refused_symbols) report.build_log += "  " + line + "\n";
 }
 

@@ -58,8 +58,9 @@ struct TestReport {
   // Files the learner's code reached outside the allowed folders (ModuleTestRequest::learner_include_dirs):
   // the build counts as failed and build_log names them without the compiler's messages.
   std::vector<std::string> refused_includes;
-  // External symbols the learner's objects define that could stand in for the harness's, the given
-  // code's or the runtime's (build/learner_symbols.h); checked for graders, before anything runs. Like
+  // What the learner's objects define or use that they may not: a definition that could stand in for the
+  // harness's, the given code's or the runtime's, a use of the harness, of files, descriptors, the
+  // environment or the kernel (build/learner_symbols.h). Checked for graders, before anything runs; like
   // refused_includes, the build counts as failed.
   std::vector<std::string> refused_symbols;
   double build_seconds = 0;
