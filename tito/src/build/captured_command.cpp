@@ -25,6 +25,30 @@ std::string find_executable(const std::string& name) {
   return "";
 }
 
+std::size_t LineSplitter::feed(const char* data, std::size_t count) {
+  for (std::size_t at = 0; at < count;) {
+    if (full()) return at;
+    const char* newline = static_cast<const char*>(std::memchr(data + at, '\n', count - at));
+    const std::size_t end = newline ? static_cast<std::size_t>(newline - data) : count;
+    const std::size_t room = kMaxLineChars > pending_.size() ? kMaxLineChars - pending_.size() : 0;
+    pending_.append(data + at, std::min(room, end - at));
+    cut_ = cut_ || end - at > room;
+    if (!newline) return count;
+    handed_out_ += pending_.size() + 1;
+    if (sink_) sink_(cut_ ? pending_ + " [...]" : pending_);
+    pending_.clear();
+    cut_ = false;
+    at = end + 1;
+  }
+  return count;
+}
+
+void LineSplitter::finish() {
+  if ((!pending_.empty() || cut_) && sink_) sink_(cut_ ? pending_ + " [...]" : pending_);
+  pending_.clear();
+  cut_ = false;
+}
+
 CommandOutcome run_captured(const std::vector<std::string>& argv, const std::filesystem::path& working_dir,
                             const std::function<void(const std::string& line)>& on_line) {
   CommandOutcome outcome;
@@ -57,30 +81,15 @@ CommandOutcome run_captured(const std::vector<std::string>& argv, const std::fil
   }
   close(pipe_fds[1]);
 
-  // Linear in the output: each byte is looked at once, and a line longer than kMaxLineChars is cut
-  // (a compiler can print megabytes on one line).
-  constexpr std::size_t kMaxLineChars = 4096;
-  std::string pending;
-  bool cut = false;
+  LineSplitter lines(on_line);
   char buffer[4096];
   while (true) {
     ssize_t got = read(pipe_fds[0], buffer, sizeof buffer);
     if (got < 0 && errno == EINTR) continue;
     if (got <= 0) break;
-    for (std::size_t at = 0, count = static_cast<std::size_t>(got); at < count;) {
-      const char* newline = static_cast<const char*>(std::memchr(buffer + at, '\n', count - at));
-      const std::size_t end = newline ? static_cast<std::size_t>(newline - buffer) : count;
-      const std::size_t room = kMaxLineChars > pending.size() ? kMaxLineChars - pending.size() : 0;
-      pending.append(buffer + at, std::min(room, end - at));
-      cut = cut || end - at > room;
-      if (!newline) break;
-      if (on_line) on_line(cut ? pending + " [...]" : pending);
-      pending.clear();
-      cut = false;
-      at = end + 1;
-    }
+    lines.feed(buffer, static_cast<std::size_t>(got));
   }
-  if ((!pending.empty() || cut) && on_line) on_line(cut ? pending + " [...]" : pending);
+  lines.finish();
   close(pipe_fds[0]);
 
   int status = 0;

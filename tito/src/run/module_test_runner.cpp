@@ -62,16 +62,15 @@ void require_tools(const Toolchain& toolchain) {
 }
 
 // Reads what a running program has appended to its output file since the last call and hands out
-// complete lines; the last partial line waits for its newline (or for flush_rest at the end). Linear
-// in what is read, and bounded: a line is cut at kMaxLineChars, and once `max_bytes` have been handed
-// out the rest is skipped unread (a flood of diagnostics costs neither time nor memory).
+// complete lines (LineSplitter); the last partial line waits for its newline (or for flush_rest at the
+// end). Once `max_bytes` have been handed out the rest is skipped unread: a flood of diagnostics costs
+// neither time nor memory.
 class OutputFollower {
  public:
-  static constexpr std::size_t kMaxLineChars = 4096;
   static constexpr std::size_t kReadChunk = 1 << 16;
 
   OutputFollower(fs::path file, OutputSink sink, std::size_t max_bytes = SIZE_MAX)
-      : file_(std::move(file)), sink_(std::move(sink)), max_bytes_(max_bytes) {}
+      : file_(std::move(file)), sink_(sink), lines_(std::move(sink), max_bytes), max_bytes_(max_bytes) {}
   void poll() {
     const int fd = open(file_.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
     if (fd < 0) return;
@@ -81,24 +80,22 @@ class OutputFollower {
       return;
     }
     const auto size = static_cast<std::size_t>(info.st_size);
-    if (handed_out_ >= max_bytes_ && size > offset_) {  // over the cap: skip, counting what was not read
+    if (lines_.full() && size > offset_) {  // over the cap: skip, counting what was not read
       skipped_ += size - offset_;
       offset_ = size;
     }
     char buffer[kReadChunk];
-    while (offset_ < size && handed_out_ < max_bytes_) {
+    while (offset_ < size && !lines_.full()) {
       const ssize_t got = pread(fd, buffer, sizeof buffer, static_cast<off_t>(offset_));
       if (got <= 0) break;
       offset_ += static_cast<std::size_t>(got);
-      take(buffer, static_cast<std::size_t>(got));
+      skipped_ += static_cast<std::size_t>(got) - lines_.feed(buffer, static_cast<std::size_t>(got));
     }
     close(fd);
   }
   void flush_rest() {
     poll();
-    if ((!pending_.empty() || cut_) && sink_) sink_(pending_ + (cut_ ? " [...]" : ""));
-    pending_.clear();
-    cut_ = false;
+    lines_.finish();
     if (skipped_ > 0 && sink_)
       sink_("[tito: the last " + std::to_string(skipped_) + " bytes of this output were not read (over the limit of " +
             std::to_string(max_bytes_) + " bytes)]");
@@ -106,32 +103,11 @@ class OutputFollower {
   }
 
  private:
-  void take(const char* data, std::size_t count) {
-    for (std::size_t at = 0; at < count;) {
-      const char* newline = static_cast<const char*>(std::memchr(data + at, '\n', count - at));
-      const std::size_t end = newline ? static_cast<std::size_t>(newline - data) : count;
-      const std::size_t room = kMaxLineChars > pending_.size() ? kMaxLineChars - pending_.size() : 0;
-      pending_.append(data + at, std::min(room, end - at));
-      if (end - at > room) cut_ = true;
-      if (!newline) return;
-      handed_out_ += pending_.size() + 1;
-      if (sink_) sink_(pending_ + (cut_ ? " [...]" : ""));
-      pending_.clear();
-      cut_ = false;
-      at = end + 1;
-      if (handed_out_ >= max_bytes_) {  // the rest of this chunk counts as skipped
-        skipped_ += count - at;
-        return;
-      }
-    }
-  }
-
   fs::path file_;
   OutputSink sink_;
+  LineSplitter lines_;
   std::size_t max_bytes_;
-  std::size_t offset_ = 0, handed_out_ = 0, skipped_ = 0;
-  std::string pending_;
-  bool cut_ = false;  // the pending line was longer than kMaxLineChars
+  std::size_t offset_ = 0, skipped_ = 0;
 };
 
 struct NinjaRun {
@@ -606,6 +582,21 @@ std::vector<fs::path> absolute_learner_dirs(const ModuleTestRequest& request) {
   return dirs;
 }
 
+// Builds a module's test binary from `plan` in `build_dir`: the learner's sources first, in `objects_dir`
+// when it is set (their own build; a grader's in its fresh root), then the tests and the link.
+NinjaRun build_test_binary(const Toolchain& toolchain, const ModuleTestRequest& request, NinjaPlan& plan,
+                           const fs::path& build_dir, const fs::path& objects_dir, const ProgressSink& progress) {
+  if (!objects_dir.empty()) {
+    NinjaRun objects = build_shared_learner_objects(toolchain, plan, objects_dir, progress, request.build_jobs,
+                                                    is_grader_build(request) ? learner_build_confinement(request, toolchain)
+                                                                             : BuildConfinement{});
+    if (!objects.ok) return objects;
+  }
+  write_if_changed(build_dir / "build.ninja", ninja_file_text(toolchain, plan));
+  return run_ninja(toolchain, build_dir, {plan.test_binary}, progress, request.build_jobs,
+                   {compile_limit_s(request, toolchain), {}});
+}
+
 // Runs each crashed case again, alone, in a build of the same code with AddressSanitizer and
 // UBSan (in <build_dir>/sanitize, compiled only now), and keeps the sanitizer's one-line account.
 // Where the compiler has no sanitizers, the backtrace taken at the crash stays the diagnosis.
@@ -643,17 +634,9 @@ void diagnose_crashes(const Toolchain& toolchain, const ModuleTestRequest& reque
     progress(crashed.size() == 1 ? "a test case crashed: running it again with AddressSanitizer to see why"
                                  : "test cases crashed: running them again with AddressSanitizer to see why");
   // A grader compiles the learner's files in their fresh root here too.
-  const fs::path objects_dir = is_grader_build(variant) ? dir / "learner" : dir;
-  NinjaRun build;
-  build.ok = true;
-  if (is_grader_build(variant))
-    build = build_shared_learner_objects(sanitizing, variant_plan, objects_dir, progress, request.build_jobs,
-                                         learner_build_confinement(variant, sanitizing));
-  if (build.ok) {
-    write_if_changed(dir / "build.ninja", ninja_file_text(sanitizing, variant_plan));
-    build = run_ninja(sanitizing, dir, {variant_plan.test_binary}, progress, request.build_jobs,
-                      {compile_limit_s(request, sanitizing), {}});
-  }
+  const fs::path learner_dir = learner_objects_dir_of(variant, dir);
+  const fs::path objects_dir = learner_dir.empty() ? dir : learner_dir;
+  const NinjaRun build = build_test_binary(sanitizing, variant, variant_plan, dir, learner_dir, progress);
   if (!build.ok) return;  // the plain build compiled; keep what its backtrace said
   // Code can include other files when sanitized (#ifdef __SANITIZE_ADDRESS__): the same check applies.
   if (!request.learner_include_dirs.empty()) {
@@ -714,18 +697,8 @@ TestReport run_module_tests(const Toolchain& toolchain, const ModuleTestRequest&
   const std::vector<SourceToCompile> learner_sources = plan.learner_sources;
 
   auto build_start = std::chrono::steady_clock::now();
-  NinjaRun build;
-  build.ok = true;
   const fs::path learner_objects_dir = learner_objects_dir_of(request, build_dir);
-  if (!learner_objects_dir.empty())
-    build = build_shared_learner_objects(toolchain, plan, learner_objects_dir, progress, request.build_jobs,
-                                         is_grader_build(request) ? learner_build_confinement(request, toolchain)
-                                                                  : BuildConfinement{});
-  if (build.ok) {
-    write_if_changed(build_dir / "build.ninja", ninja_file_text(toolchain, plan));
-    build = run_ninja(toolchain, build_dir, {plan.test_binary}, progress, request.build_jobs,
-                      {compile_limit_s(request, toolchain), {}});
-  }
+  const NinjaRun build = build_test_binary(toolchain, request, plan, build_dir, learner_objects_dir, progress);
   report.build_ok = build.ok;
   report.build_log = build.log;
   if (!request.learner_include_dirs.empty()) {
