@@ -353,6 +353,23 @@ class Tensor {
   unsigned _register_hook(std::function<Tensor(const Tensor&)> hook) const;
   void remove_hook(unsigned pos) const;
 
+  // ==== LibTorch's wider op families: each region below is declared by one family's source file. ====
+  // ---- Pointwise math of one tensor, with in-place `_` forms (src/01_tensor/pointwise_unary.cpp) ----
+  // BEGIN POINTWISE UNARY
+  // END POINTWISE UNARY
+  // ---- Pointwise ops of two operands: binary math, comparisons, logical and bitwise ops (src/01_tensor/pointwise_binary.cpp) ----
+  // BEGIN POINTWISE BINARY
+  // END POINTWISE BINARY
+  // ---- Reductions, scans and products (src/01_tensor/reductions_scans.cpp, products.cpp) ----
+  // BEGIN REDUCTIONS SCANS
+  // END REDUCTIONS SCANS
+  // ---- Shape and layout; several-tensor indexing (src/01_tensor/shape_layout.cpp) ----
+  // BEGIN SHAPE LAYOUT
+  // END SHAPE LAYOUT
+  // ---- Factories from a tensor, conversions and random fills (src/01_tensor/tensor_factories.cpp) ----
+  // BEGIN FACTORIES DTYPES
+  // END FACTORIES DTYPES
+
  private:
   std::shared_ptr<TensorImpl> impl_;
 };

@@ -131,6 +131,17 @@ void check_no_internal_overlap(const Tensor& t) {
              "location. Please clone() the tensor before performing the operation.");
   }
 }
+
+ScalarType computation_type(ScalarType dtype) {
+  switch (dtype) {
+    case kByte:
+    case kChar:
+    case kInt:
+      return kLong;
+    default:
+      return dtype;
+  }
+}
 }  // namespace detail
 
 void detail::fill_contiguous_with(const Tensor& t, const Scalar& value) {

@@ -27,5 +27,12 @@ Tensor as_dtype(const Tensor& t, ScalarType dtype);
 // `t` itself when it is contiguous with `dtype`, else a contiguous converted copy. Records nothing.
 Tensor as_contiguous(const Tensor& t, ScalarType dtype);
 
+// The dtype a kernel computes in for results of `dtype`: the narrow integer types (uint8, int8,
+// int16, int32) compute in int64 and the reduced floating types (Half, BFloat16) in float, then
+// the result is converted back (LibTorch computes Half in float too; integer wrap-around is the
+// same either way). Every other dtype computes as itself. Kernels dispatch over the computation
+// types only (TT_DISPATCH_ALL_TYPES) and give their output `dtype`.
+ScalarType computation_type(ScalarType dtype);
+
 }  // namespace detail
 }  // namespace tinytorch
