@@ -10,6 +10,13 @@
 
 namespace tinytorch {
 
+namespace detail {
+// LibTorch's errors for a slice or index past the end (src/01_tensor/array_ref.cpp).
+[[noreturn]] void throw_invalid_array_ref_slice(size_t n, size_t m, size_t size);
+[[noreturn]] void throw_invalid_array_ref_slice(size_t n, size_t size);
+[[noreturn]] void throw_invalid_array_ref_index(size_t index, size_t size);
+}  // namespace detail
+
 template <typename T>
 class ArrayRef {
  public:
@@ -44,6 +51,19 @@ class ArrayRef {
   constexpr const T& front() const { return data_[0]; }
   constexpr const T& back() const { return data_[size_ - 1]; }
   std::vector<T> vec() const { return std::vector<T>(begin(), end()); }
+  // The m elements after the first n: sizes.slice(2) drops the batch and channel dims.
+  ArrayRef slice(size_t n, size_t m) const {
+    if (n + m > size_) detail::throw_invalid_array_ref_slice(n, m, size_);
+    return ArrayRef(data_ + n, m);
+  }
+  ArrayRef slice(size_t n) const {
+    if (n > size_) detail::throw_invalid_array_ref_slice(n, size_);
+    return slice(n, size_ - n);
+  }
+  const T& at(size_t index) const {
+    if (index >= size_) detail::throw_invalid_array_ref_index(index, size_);
+    return data_[index];
+  }
 
   bool equals(ArrayRef other) const {
     if (size_ != other.size_) return false;

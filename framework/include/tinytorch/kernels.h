@@ -38,15 +38,19 @@
     TT_DISPATCH_FAIL_(TYPE, NAME);                      \
   }()
 
-// Every unquantized dtype, the integer-code types of module 15 (uint8, int8, int32) included: for
-// what must work on any plain tensor (copies and conversions, fill, printing, item).
+// Every unquantized dtype, the narrow ones (uint8, int8, int16, int32, Half, BFloat16) included:
+// for what must work on any plain tensor (copies and conversions, fill, printing, item, gathers).
+// Arithmetic dispatches over the computation types instead (detail::computation_type).
 #define TT_DISPATCH_STORAGE_TYPES(TYPE, NAME, ...)      \
   [&] {                                                 \
     switch (TYPE) {                                     \
       TT_DISPATCH_CASE_(Bool, bool, __VA_ARGS__)        \
       TT_DISPATCH_CASE_(Byte, uint8_t, __VA_ARGS__)     \
       TT_DISPATCH_CASE_(Char, int8_t, __VA_ARGS__)      \
+      TT_DISPATCH_CASE_(Short, int16_t, __VA_ARGS__)    \
       TT_DISPATCH_CASE_(Int, int32_t, __VA_ARGS__)      \
+      TT_DISPATCH_CASE_(Half, ::tinytorch::Half, __VA_ARGS__) \
+      TT_DISPATCH_CASE_(BFloat16, ::tinytorch::BFloat16, __VA_ARGS__) \
       TT_DISPATCH_CASE_(Long, int64_t, __VA_ARGS__)     \
       TT_DISPATCH_CASE_(Float, float, __VA_ARGS__)      \
       TT_DISPATCH_CASE_(Double, double, __VA_ARGS__)    \

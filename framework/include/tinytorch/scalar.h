@@ -17,6 +17,9 @@ class Scalar {
   Scalar(T v) : kind_(kLong) { value_.i = static_cast<int64_t>(v); }  // NOLINT
   template <typename T, std::enable_if_t<std::is_floating_point_v<T>, int> = 0>
   Scalar(T v) : kind_(kDouble) { value_.d = static_cast<double>(v); }  // NOLINT
+  // The 16-bit floating types are floating scalars, as in LibTorch.
+  Scalar(Half v) : Scalar(static_cast<double>(static_cast<float>(v))) {}       // NOLINT
+  Scalar(BFloat16 v) : Scalar(static_cast<double>(static_cast<float>(v))) {}   // NOLINT
 
   bool isFloatingPoint() const { return kind_ == kDouble; }
   bool isIntegral(bool include_bool) const { return kind_ == kLong || (include_bool && kind_ == kBool); }
@@ -28,6 +31,12 @@ class Scalar {
   int64_t toLong() const { return kind_ == kDouble ? static_cast<int64_t>(value_.d) : value_.i; }
   bool toBool() const { return kind_ == kDouble ? value_.d != 0 : value_.i != 0; }
   float toFloat() const { return static_cast<float>(toDouble()); }
+  int32_t toInt() const { return static_cast<int32_t>(toLong()); }
+  int16_t toShort() const { return static_cast<int16_t>(toLong()); }
+  int8_t toChar() const { return static_cast<int8_t>(toLong()); }
+  uint8_t toByte() const { return static_cast<uint8_t>(toLong()); }
+  Half toHalf() const { return Half(toFloat()); }
+  BFloat16 toBFloat16() const { return BFloat16(toFloat()); }
   template <typename T> T to() const;
 
   Scalar operator-() const;
@@ -45,6 +54,11 @@ template <> inline float Scalar::to<float>() const { return toFloat(); }
 template <> inline int64_t Scalar::to<int64_t>() const { return toLong(); }
 template <> inline int Scalar::to<int>() const { return static_cast<int>(toLong()); }
 template <> inline bool Scalar::to<bool>() const { return toBool(); }
+template <> inline int16_t Scalar::to<int16_t>() const { return static_cast<int16_t>(toLong()); }
+template <> inline int8_t Scalar::to<int8_t>() const { return static_cast<int8_t>(toLong()); }
+template <> inline uint8_t Scalar::to<uint8_t>() const { return static_cast<uint8_t>(toLong()); }
+template <> inline Half Scalar::to<Half>() const { return Half(toFloat()); }
+template <> inline BFloat16 Scalar::to<BFloat16>() const { return BFloat16(toFloat()); }
 
 inline Scalar Scalar::operator-() const {
   if (kind_ == kDouble) return Scalar(-value_.d);

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "tinytorch/int_array_ref.h"
+#include "tinytorch/memory_format.h"
 #include "tinytorch/qscheme.h"
 #include "tinytorch/scalar.h"
 #include "tinytorch/scalar_type.h"
@@ -356,20 +357,518 @@ class Tensor {
   // ==== LibTorch's wider op families: each region below is declared by one family's source file. ====
   // ---- Pointwise math of one tensor, with in-place `_` forms (src/01_tensor/pointwise_unary.cpp) ----
   // BEGIN POINTWISE UNARY
+  // One row per op in pointwise_unary.cpp's table. Integer and bool inputs of the floating ops (exp2,
+  // sin, erf, ...) give the default float dtype; abs, neg, sign, square, ceil, floor, round, trunc
+  // keep integers; isnan, isinf, ..., signbit give kBool. In-place forms are const, as LibTorch's.
+  Tensor& abs_() const;
+  Tensor absolute() const;
+  Tensor& absolute_() const;
+  Tensor& neg_() const;
+  Tensor negative() const;
+  Tensor& negative_() const;
+  Tensor sign() const;
+  Tensor& sign_() const;
+  Tensor sgn() const;
+  Tensor& sgn_() const;
+  Tensor signbit() const;
+  Tensor& exp_() const;
+  Tensor exp2() const;
+  Tensor& exp2_() const;
+  Tensor expm1() const;
+  Tensor& expm1_() const;
+  Tensor& log_() const;
+  Tensor log2() const;
+  Tensor& log2_() const;
+  Tensor log10() const;
+  Tensor& log10_() const;
+  Tensor log1p() const;
+  Tensor& log1p_() const;
+  Tensor& sqrt_() const;
+  Tensor rsqrt() const;
+  Tensor& rsqrt_() const;
+  Tensor square() const;
+  Tensor& square_() const;
+  Tensor reciprocal() const;
+  Tensor& reciprocal_() const;
+  Tensor sin() const;
+  Tensor& sin_() const;
+  Tensor cos() const;
+  Tensor& cos_() const;
+  Tensor tan() const;
+  Tensor& tan_() const;
+  Tensor asin() const;
+  Tensor& asin_() const;
+  Tensor arcsin() const;
+  Tensor& arcsin_() const;
+  Tensor acos() const;
+  Tensor& acos_() const;
+  Tensor arccos() const;
+  Tensor& arccos_() const;
+  Tensor atan() const;
+  Tensor& atan_() const;
+  Tensor arctan() const;
+  Tensor& arctan_() const;
+  Tensor sinh() const;
+  Tensor& sinh_() const;
+  Tensor cosh() const;
+  Tensor& cosh_() const;
+  Tensor& tanh_() const;
+  Tensor asinh() const;
+  Tensor& asinh_() const;
+  Tensor arcsinh() const;
+  Tensor& arcsinh_() const;
+  Tensor acosh() const;
+  Tensor& acosh_() const;
+  Tensor arccosh() const;
+  Tensor& arccosh_() const;
+  Tensor atanh() const;
+  Tensor& atanh_() const;
+  Tensor arctanh() const;
+  Tensor& arctanh_() const;
+  Tensor& sigmoid_() const;
+  Tensor logit(std::optional<double> eps = std::nullopt) const;
+  Tensor& logit_(std::optional<double> eps = std::nullopt) const;
+  Tensor erf() const;
+  Tensor& erf_() const;
+  Tensor erfc() const;
+  Tensor& erfc_() const;
+  Tensor erfinv() const;
+  Tensor& erfinv_() const;
+  Tensor lgamma() const;
+  Tensor& lgamma_() const;
+  Tensor digamma() const;
+  Tensor& digamma_() const;
+  Tensor polygamma(int64_t n) const;
+  Tensor& polygamma_(int64_t n) const;
+  Tensor mvlgamma(int64_t p) const;
+  Tensor& mvlgamma_(int64_t p) const;
+  Tensor i0() const;
+  Tensor& i0_() const;
+  Tensor sinc() const;
+  Tensor& sinc_() const;
+  Tensor deg2rad() const;
+  Tensor& deg2rad_() const;
+  Tensor rad2deg() const;
+  Tensor& rad2deg_() const;
+  Tensor ceil() const;
+  Tensor& ceil_() const;
+  Tensor floor() const;
+  Tensor& floor_() const;
+  Tensor round() const;
+  Tensor& round_() const;
+  Tensor round(int64_t decimals) const;
+  Tensor& round_(int64_t decimals) const;
+  Tensor trunc() const;
+  Tensor& trunc_() const;
+  Tensor fix() const;
+  Tensor& fix_() const;
+  Tensor frac() const;
+  Tensor& frac_() const;
+  Tensor nan_to_num(std::optional<double> nan = std::nullopt, std::optional<double> posinf = std::nullopt,
+                    std::optional<double> neginf = std::nullopt) const;
+  Tensor& nan_to_num_(std::optional<double> nan = std::nullopt, std::optional<double> posinf = std::nullopt,
+                      std::optional<double> neginf = std::nullopt) const;
+  Tensor isnan() const;
+  Tensor isinf() const;
+  Tensor isfinite() const;
+  Tensor isposinf() const;
+  Tensor isneginf() const;
+  Tensor isreal() const;
+  Tensor positive() const;  // self itself (not a copy), as in LibTorch
+  Tensor& relu_() const;
+  Tensor hardshrink(const Scalar& lambd = 0.5) const;
+  Tensor& clamp_(const std::optional<Scalar>& min, const std::optional<Scalar>& max = std::nullopt) const;
+  Tensor clamp_min(const Scalar& min) const;
+  Tensor& clamp_min_(const Scalar& min) const;
+  Tensor clamp_max(const Scalar& max) const;
+  Tensor& clamp_max_(const Scalar& max) const;
+  Tensor clip(const std::optional<Scalar>& min, const std::optional<Scalar>& max = std::nullopt) const;
+  Tensor& clip_(const std::optional<Scalar>& min, const std::optional<Scalar>& max = std::nullopt) const;
+  Tensor& pow_(const Scalar& exponent) const;
   // END POINTWISE UNARY
   // ---- Pointwise ops of two operands: binary math, comparisons, logical and bitwise ops (src/01_tensor/pointwise_binary.cpp) ----
   // BEGIN POINTWISE BINARY
+  // Broadcasting with PyTorch's type promotion; `_` forms write into self, keeping its dtype and
+  // shape. torch:: spellings, `_out`/`_outf` forms and operators in tinytorch/pointwise_binary.h.
+  // max(other)/min(other) are declared with the reductions (they are maximum/minimum).
+  Tensor maximum(const Tensor& other) const;  // NaN wins
+  Tensor minimum(const Tensor& other) const;
+  Tensor fmax(const Tensor& other) const;  // NaN loses
+  Tensor fmin(const Tensor& other) const;
+  // Division family. fmod: C's remainder (sign of self); remainder: Python's (sign of other);
+  // rounding_mode "trunc" or "floor" (floor_divide), nullopt for true division.
+  Tensor fmod(const Tensor& other) const;
+  Tensor fmod(const Scalar& other) const;
+  Tensor& fmod_(const Tensor& other) const;
+  Tensor& fmod_(const Scalar& other) const;
+  Tensor remainder(const Tensor& other) const;
+  Tensor remainder(const Scalar& other) const;
+  Tensor& remainder_(const Tensor& other) const;
+  Tensor& remainder_(const Scalar& other) const;
+  Tensor floor_divide(const Tensor& other) const;
+  Tensor floor_divide(const Scalar& other) const;
+  Tensor& floor_divide_(const Tensor& other) const;
+  Tensor& floor_divide_(const Scalar& other) const;
+  Tensor div(const Tensor& other, std::optional<std::string_view> rounding_mode) const;
+  Tensor div(const Scalar& other, std::optional<std::string_view> rounding_mode) const;
+  Tensor& div_(const Tensor& other, std::optional<std::string_view> rounding_mode) const;
+  Tensor& div_(const Scalar& other, std::optional<std::string_view> rounding_mode) const;
+  Tensor divide(const Tensor& other) const;
+  Tensor divide(const Scalar& other) const;
+  Tensor divide(const Tensor& other, std::optional<std::string_view> rounding_mode) const;
+  Tensor divide(const Scalar& other, std::optional<std::string_view> rounding_mode) const;
+  Tensor& divide_(const Tensor& other) const;
+  Tensor& divide_(const Scalar& other) const;
+  Tensor& divide_(const Tensor& other, std::optional<std::string_view> rounding_mode) const;
+  Tensor& divide_(const Scalar& other, std::optional<std::string_view> rounding_mode) const;
+  Tensor true_divide(const Tensor& other) const;
+  Tensor true_divide(const Scalar& other) const;
+  Tensor& true_divide_(const Tensor& other) const;
+  Tensor& true_divide_(const Scalar& other) const;
+  Tensor multiply(const Tensor& other) const;
+  Tensor multiply(const Scalar& other) const;
+  Tensor& multiply_(const Tensor& other) const;
+  Tensor& multiply_(const Scalar& other) const;
+  Tensor subtract(const Tensor& other, const Scalar& alpha = 1) const;
+  Tensor subtract(const Scalar& other, const Scalar& alpha = 1) const;
+  Tensor& subtract_(const Tensor& other, const Scalar& alpha = 1) const;
+  Tensor& subtract_(const Scalar& other, const Scalar& alpha = 1) const;
+  // Powers and floating functions of two operands (integers give the default float dtype where
+  // LibTorch's do; float_power is always kDouble).
+  Tensor& pow_(const Tensor& exponent) const;
+  Tensor float_power(const Tensor& exponent) const;
+  Tensor float_power(const Scalar& exponent) const;
+  Tensor& float_power_(const Tensor& exponent) const;
+  Tensor& float_power_(const Scalar& exponent) const;
+  Tensor atan2(const Tensor& other) const;
+  Tensor& atan2_(const Tensor& other) const;
+  Tensor arctan2(const Tensor& other) const;
+  Tensor& arctan2_(const Tensor& other) const;
+  Tensor hypot(const Tensor& other) const;
+  Tensor& hypot_(const Tensor& other) const;
+  Tensor copysign(const Tensor& other) const;
+  Tensor copysign(const Scalar& other) const;
+  Tensor& copysign_(const Tensor& other) const;
+  Tensor& copysign_(const Scalar& other) const;
+  Tensor nextafter(const Tensor& other) const;
+  Tensor& nextafter_(const Tensor& other) const;
+  Tensor xlogy(const Tensor& other) const;  // self * log(other), 0 where self == 0
+  Tensor xlogy(const Scalar& other) const;
+  Tensor& xlogy_(const Tensor& other) const;
+  Tensor& xlogy_(const Scalar& other) const;
+  Tensor logaddexp(const Tensor& other) const;
+  Tensor logaddexp2(const Tensor& other) const;
+  Tensor ldexp(const Tensor& other) const;  // self * 2^other
+  Tensor& ldexp_(const Tensor& other) const;
+  Tensor heaviside(const Tensor& values) const;
+  Tensor& heaviside_(const Tensor& values) const;
+  Tensor gcd(const Tensor& other) const;
+  Tensor& gcd_(const Tensor& other) const;
+  Tensor lcm(const Tensor& other) const;
+  Tensor& lcm_(const Tensor& other) const;
+  // Three operands: self + weight * (end - self); self + value * tensor1 * tensor2 (or / tensor2).
+  Tensor lerp(const Tensor& end, const Scalar& weight) const;
+  Tensor lerp(const Tensor& end, const Tensor& weight) const;
+  Tensor& lerp_(const Tensor& end, const Scalar& weight) const;
+  Tensor& lerp_(const Tensor& end, const Tensor& weight) const;
+  Tensor addcmul(const Tensor& tensor1, const Tensor& tensor2, const Scalar& value = 1) const;
+  Tensor& addcmul_(const Tensor& tensor1, const Tensor& tensor2, const Scalar& value = 1) const;
+  Tensor addcdiv(const Tensor& tensor1, const Tensor& tensor2, const Scalar& value = 1) const;
+  Tensor& addcdiv_(const Tensor& tensor1, const Tensor& tensor2, const Scalar& value = 1) const;
+  Tensor dist(const Tensor& other, const Scalar& p = 2) const;  // (self - other).norm(p), 0-dim
+  Tensor isclose(const Tensor& other, double rtol = 1e-05, double atol = 1e-08, bool equal_nan = false) const;
+  // Comparisons written into self (1 or 0 in self's dtype), and their other names.
+  Tensor& eq_(const Tensor& other) const;
+  Tensor& eq_(const Scalar& other) const;
+  Tensor& ne_(const Tensor& other) const;
+  Tensor& ne_(const Scalar& other) const;
+  Tensor& lt_(const Tensor& other) const;
+  Tensor& lt_(const Scalar& other) const;
+  Tensor& le_(const Tensor& other) const;
+  Tensor& le_(const Scalar& other) const;
+  Tensor& gt_(const Tensor& other) const;
+  Tensor& gt_(const Scalar& other) const;
+  Tensor& ge_(const Tensor& other) const;
+  Tensor& ge_(const Scalar& other) const;
+  Tensor not_equal(const Tensor& other) const;
+  Tensor not_equal(const Scalar& other) const;
+  Tensor& not_equal_(const Tensor& other) const;
+  Tensor& not_equal_(const Scalar& other) const;
+  Tensor less(const Tensor& other) const;
+  Tensor less(const Scalar& other) const;
+  Tensor& less_(const Tensor& other) const;
+  Tensor& less_(const Scalar& other) const;
+  Tensor less_equal(const Tensor& other) const;
+  Tensor less_equal(const Scalar& other) const;
+  Tensor& less_equal_(const Tensor& other) const;
+  Tensor& less_equal_(const Scalar& other) const;
+  Tensor greater(const Tensor& other) const;
+  Tensor greater(const Scalar& other) const;
+  Tensor& greater_(const Tensor& other) const;
+  Tensor& greater_(const Scalar& other) const;
+  Tensor greater_equal(const Tensor& other) const;
+  Tensor greater_equal(const Scalar& other) const;
+  Tensor& greater_equal_(const Tensor& other) const;
+  Tensor& greater_equal_(const Scalar& other) const;
+  // Logical ops: any dtype in, kBool out (the `_` forms keep self's dtype).
+  Tensor logical_and(const Tensor& other) const;
+  Tensor& logical_and_(const Tensor& other) const;
+  Tensor logical_or(const Tensor& other) const;
+  Tensor& logical_or_(const Tensor& other) const;
+  Tensor logical_xor(const Tensor& other) const;
+  Tensor& logical_xor_(const Tensor& other) const;
+  Tensor logical_not() const;
+  Tensor& logical_not_() const;
+  // Bitwise ops: integer and bool dtypes only. Shifts take the shift count modulo the width.
+  Tensor bitwise_and(const Tensor& other) const;
+  Tensor bitwise_and(const Scalar& other) const;
+  Tensor& bitwise_and_(const Tensor& other) const;
+  Tensor& bitwise_and_(const Scalar& other) const;
+  Tensor bitwise_or(const Tensor& other) const;
+  Tensor bitwise_or(const Scalar& other) const;
+  Tensor& bitwise_or_(const Tensor& other) const;
+  Tensor& bitwise_or_(const Scalar& other) const;
+  Tensor bitwise_xor(const Tensor& other) const;
+  Tensor bitwise_xor(const Scalar& other) const;
+  Tensor& bitwise_xor_(const Tensor& other) const;
+  Tensor& bitwise_xor_(const Scalar& other) const;
+  Tensor bitwise_not() const;
+  Tensor& bitwise_not_() const;
+  Tensor bitwise_left_shift(const Tensor& other) const;
+  Tensor bitwise_left_shift(const Scalar& other) const;
+  Tensor& bitwise_left_shift_(const Tensor& other) const;
+  Tensor& bitwise_left_shift_(const Scalar& other) const;
+  Tensor bitwise_right_shift(const Tensor& other) const;
+  Tensor bitwise_right_shift(const Scalar& other) const;
+  Tensor& bitwise_right_shift_(const Tensor& other) const;
+  Tensor& bitwise_right_shift_(const Scalar& other) const;
+  Tensor __and__(const Tensor& other) const { return bitwise_and(other); }
+  Tensor __and__(const Scalar& other) const { return bitwise_and(other); }
+  Tensor& __iand__(const Tensor& other) const { return bitwise_and_(other); }
+  Tensor& __iand__(const Scalar& other) const { return bitwise_and_(other); }
+  Tensor __or__(const Tensor& other) const { return bitwise_or(other); }
+  Tensor __or__(const Scalar& other) const { return bitwise_or(other); }
+  Tensor& __ior__(const Tensor& other) const { return bitwise_or_(other); }
+  Tensor& __ior__(const Scalar& other) const { return bitwise_or_(other); }
+  Tensor __xor__(const Tensor& other) const { return bitwise_xor(other); }
+  Tensor __xor__(const Scalar& other) const { return bitwise_xor(other); }
+  Tensor& __ixor__(const Tensor& other) const { return bitwise_xor_(other); }
+  Tensor& __ixor__(const Scalar& other) const { return bitwise_xor_(other); }
+  Tensor __lshift__(const Tensor& other) const { return bitwise_left_shift(other); }
+  Tensor __lshift__(const Scalar& other) const { return bitwise_left_shift(other); }
+  Tensor& __ilshift__(const Tensor& other) const { return bitwise_left_shift_(other); }
+  Tensor& __ilshift__(const Scalar& other) const { return bitwise_left_shift_(other); }
+  Tensor __rshift__(const Tensor& other) const { return bitwise_right_shift(other); }
+  Tensor __rshift__(const Scalar& other) const { return bitwise_right_shift(other); }
+  Tensor& __irshift__(const Tensor& other) const { return bitwise_right_shift_(other); }
+  Tensor& __irshift__(const Scalar& other) const { return bitwise_right_shift_(other); }
+  Tensor operator~() const { return bitwise_not(); }
+  Tensor& operator&=(const Tensor& other) { return bitwise_and_(other); }
+  Tensor& operator&=(const Scalar& other) { return bitwise_and_(other); }
+  Tensor& operator|=(const Tensor& other) { return bitwise_or_(other); }
+  Tensor& operator|=(const Scalar& other) { return bitwise_or_(other); }
+  Tensor& operator^=(const Tensor& other) { return bitwise_xor_(other); }
+  Tensor& operator^=(const Scalar& other) { return bitwise_xor_(other); }
   // END POINTWISE BINARY
   // ---- Reductions, scans and products (src/01_tensor/reductions_scans.cpp, products.cpp) ----
   // BEGIN REDUCTIONS SCANS
+  // Order statistics: values with their indices along dim (median is the lower median of an even
+  // count; the nan* forms skip NaNs, the others let NaN win).
+  Tensor median() const;
+  std::tuple<Tensor, Tensor> median(int64_t dim, bool keepdim = false) const;
+  Tensor nanmedian() const;
+  std::tuple<Tensor, Tensor> nanmedian(int64_t dim, bool keepdim = false) const;
+  std::tuple<Tensor, Tensor> mode(int64_t dim = -1, bool keepdim = false) const;
+  std::tuple<Tensor, Tensor> kthvalue(int64_t k, int64_t dim = -1, bool keepdim = false) const;
+  std::tuple<Tensor, Tensor> aminmax(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;  // (min, max)
+  Tensor max(const Tensor& other) const;  // element-wise maximum, NaN propagating
+  Tensor min(const Tensor& other) const;
+  // Sums and means that skip NaNs; no dim (nullopt) or an empty list means every dim. (LibTorch's
+  // one OptionalIntArrayRef parameter, as two overloads: a std::optional<IntArrayRef> would dangle.)
+  Tensor nansum(IntArrayRef dim, bool keepdim = false, std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor nansum(std::nullopt_t = std::nullopt, bool keepdim = false, std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor nanmean(IntArrayRef dim, bool keepdim = false, std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor nanmean(std::nullopt_t = std::nullopt, bool keepdim = false,
+                 std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor count_nonzero(IntArrayRef dim) const;
+  Tensor count_nonzero(std::optional<int64_t> dim = std::nullopt) const;
+  Tensor all(int64_t dim, bool keepdim = false) const;
+  Tensor any(int64_t dim, bool keepdim = false) const;
+  Tensor argwhere() const;
+  std::vector<Tensor> nonzero_numpy() const;
+  Tensor bincount(const std::optional<Tensor>& weights = {}, int64_t minlength = 0) const;
+  Tensor histc(int64_t bins = 100, const Scalar& min = 0, const Scalar& max = 0) const;
+  Tensor diff(int64_t n = 1, int64_t dim = -1, const std::optional<Tensor>& prepend = {},
+              const std::optional<Tensor>& append = {}) const;
+  Tensor renorm(const Scalar& p, int64_t dim, const Scalar& maxnorm) const;
+  Tensor& renorm_(const Scalar& p, int64_t dim, const Scalar& maxnorm) const;
+  bool is_nonzero() const;
+  bool is_same_size(const Tensor& other) const;
+  // Scans along dim.
+  Tensor cumprod(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor& cumprod_(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor& cumsum_(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
+  std::tuple<Tensor, Tensor> cummax(int64_t dim) const;
+  std::tuple<Tensor, Tensor> cummin(int64_t dim) const;
+  Tensor logcumsumexp(int64_t dim) const;
+  // Products (src/01_tensor/products.cpp).
+  Tensor dot(const Tensor& tensor) const;
+  Tensor vdot(const Tensor& other) const;
+  Tensor inner(const Tensor& other) const;
+  Tensor outer(const Tensor& vec2) const;
+  Tensor ger(const Tensor& vec2) const;
+  Tensor mv(const Tensor& vec) const;
+  Tensor addmv(const Tensor& mat, const Tensor& vec, const Scalar& beta = 1, const Scalar& alpha = 1) const;
+  Tensor& addmv_(const Tensor& mat, const Tensor& vec, const Scalar& beta = 1, const Scalar& alpha = 1) const;
+  Tensor addr(const Tensor& vec1, const Tensor& vec2, const Scalar& beta = 1, const Scalar& alpha = 1) const;
+  Tensor& addr_(const Tensor& vec1, const Tensor& vec2, const Scalar& beta = 1, const Scalar& alpha = 1) const;
+  Tensor baddbmm(const Tensor& batch1, const Tensor& batch2, const Scalar& beta = 1, const Scalar& alpha = 1) const;
+  Tensor& baddbmm_(const Tensor& batch1, const Tensor& batch2, const Scalar& beta = 1, const Scalar& alpha = 1) const;
+  Tensor addbmm(const Tensor& batch1, const Tensor& batch2, const Scalar& beta = 1, const Scalar& alpha = 1) const;
+  Tensor& addbmm_(const Tensor& batch1, const Tensor& batch2, const Scalar& beta = 1, const Scalar& alpha = 1) const;
+  Tensor& addmm_(const Tensor& mat1, const Tensor& mat2, const Scalar& beta = 1, const Scalar& alpha = 1) const;
+  Tensor matrix_power(int64_t n) const;
+  Tensor kron(const Tensor& other) const;
+  Tensor trace() const;
+  Tensor cross(const Tensor& other, std::optional<int64_t> dim = std::nullopt) const;
   // END REDUCTIONS SCANS
   // ---- Shape and layout; several-tensor indexing (src/01_tensor/shape_layout.cpp) ----
   // BEGIN SHAPE LAYOUT
+  // Flips, rolls and moving dims (flip/roll/rot90 copy; movedim, swapaxes, unfold, as_strided are views).
+  Tensor flip(IntArrayRef dims) const;
+  Tensor fliplr() const;
+  Tensor flipud() const;
+  Tensor roll(IntArrayRef shifts, IntArrayRef dims = {}) const;
+  Tensor rot90(int64_t k = 1, IntArrayRef dims = {0, 1}) const;
+  Tensor movedim(IntArrayRef source, IntArrayRef destination) const;
+  Tensor movedim(int64_t source, int64_t destination) const;
+  Tensor moveaxis(IntArrayRef source, IntArrayRef destination) const;
+  Tensor moveaxis(int64_t source, int64_t destination) const;
+  Tensor swapaxes(int64_t axis0, int64_t axis1) const;
+  Tensor& swapaxes_(int64_t axis0, int64_t axis1) const;
+  Tensor swapdims(int64_t dim0, int64_t dim1) const;
+  Tensor& swapdims_(int64_t dim0, int64_t dim1) const;
+  // In-place metadata changes: the tensor itself takes the view's sizes and strides.
+  Tensor& transpose_(int64_t dim0, int64_t dim1) const;
+  Tensor& t_() const;
+  Tensor& squeeze_() const;
+  Tensor& squeeze_(int64_t dim) const;
+  Tensor& unsqueeze_(int64_t dim) const;
+  Tensor unfold(int64_t dimension, int64_t size, int64_t step) const;
+  Tensor as_strided(IntArrayRef size, IntArrayRef stride, std::optional<int64_t> storage_offset = std::nullopt) const;
+  Tensor broadcast_to(IntArrayRef size) const;
+  Tensor ravel() const;
+  Tensor sum_to_size(IntArrayRef size) const;
+  const Tensor& resize_(IntArrayRef size, std::optional<MemoryFormat> memory_format = std::nullopt) const;
+  // Triangles and diagonals.
+  Tensor tril(int64_t diagonal = 0) const;
+  Tensor triu(int64_t diagonal = 0) const;
+  Tensor& tril_(int64_t diagonal = 0) const;
+  Tensor& triu_(int64_t diagonal = 0) const;
+  Tensor diag(int64_t diagonal = 0) const;
+  Tensor diagonal(int64_t offset = 0, int64_t dim1 = 0, int64_t dim2 = 1) const;
+  Tensor diag_embed(int64_t offset = 0, int64_t dim1 = -2, int64_t dim2 = -1) const;
+  Tensor diagflat(int64_t offset = 0) const;
+  // Repeating and splitting.
+  Tensor repeat(IntArrayRef repeats) const;
+  Tensor repeat_interleave(const Tensor& repeats, std::optional<int64_t> dim = std::nullopt,
+                           std::optional<int64_t> output_size = std::nullopt) const;
+  Tensor repeat_interleave(int64_t repeats, std::optional<int64_t> dim = std::nullopt,
+                           std::optional<int64_t> output_size = std::nullopt) const;
+  Tensor tile(IntArrayRef dims) const;
+  std::vector<Tensor> tensor_split(int64_t sections, int64_t dim = 0) const;
+  std::vector<Tensor> tensor_split(IntArrayRef indices, int64_t dim = 0) const;
+  std::vector<Tensor> tensor_split(const Tensor& tensor_indices_or_sections, int64_t dim = 0) const;
+  std::vector<Tensor> hsplit(int64_t sections) const;
+  std::vector<Tensor> hsplit(IntArrayRef indices) const;
+  std::vector<Tensor> vsplit(int64_t sections) const;
+  std::vector<Tensor> vsplit(IntArrayRef indices) const;
+  std::vector<Tensor> dsplit(int64_t sections) const;
+  std::vector<Tensor> dsplit(IntArrayRef indices) const;
+  // Reading and writing at positions (self read as 1-D in row-major order for take/put).
+  Tensor take(const Tensor& index) const;
+  Tensor take_along_dim(const Tensor& indices, std::optional<int64_t> dim = std::nullopt) const;
+  Tensor put(const Tensor& index, const Tensor& source, bool accumulate = false) const;
+  Tensor& put_(const Tensor& index, const Tensor& source, bool accumulate = false) const;
+  Tensor index_fill(int64_t dim, const Tensor& index, const Scalar& value) const;
+  Tensor index_fill(int64_t dim, const Tensor& index, const Tensor& value) const;
+  Tensor& index_fill_(int64_t dim, const Tensor& index, const Scalar& value) const;
+  Tensor& index_fill_(int64_t dim, const Tensor& index, const Tensor& value) const;
+  Tensor index_copy(int64_t dim, const Tensor& index, const Tensor& source) const;
+  Tensor& index_copy_(int64_t dim, const Tensor& index, const Tensor& source) const;
+  Tensor masked_scatter(const Tensor& mask, const Tensor& source) const;
+  Tensor& masked_scatter_(const Tensor& mask, const Tensor& source) const;
+  Tensor select_scatter(const Tensor& src, int64_t dim, int64_t index) const;
+  Tensor slice_scatter(const Tensor& src, int64_t dim = 0, std::optional<int64_t> start = std::nullopt,
+                       std::optional<int64_t> end = std::nullopt, int64_t step = 1) const;
+  Tensor diagonal_scatter(const Tensor& src, int64_t offset = 0, int64_t dim1 = 0, int64_t dim2 = 1) const;
+  // Advanced indexing with one optional index tensor per leading dim (LibTorch's
+  // index(const c10::List<c10::optional<Tensor>>&); c10::List is in tinytorch/shape_layout.h).
+  Tensor index(const std::vector<std::optional<Tensor>>& indices) const;
+  Tensor index_put(const std::vector<std::optional<Tensor>>& indices, const Tensor& values,
+                   bool accumulate = false) const;
+  Tensor& index_put_(const std::vector<std::optional<Tensor>>& indices, const Tensor& values,
+                     bool accumulate = false) const;
+  // Memory formats (tinytorch/memory_format.h): every TinyTorch tensor is row-major.
+  Tensor contiguous(MemoryFormat memory_format) const;
+  Tensor clone(std::optional<MemoryFormat> memory_format) const;
+  bool is_contiguous(MemoryFormat memory_format) const;
+  MemoryFormat suggest_memory_format(bool channels_last_strides_exact_match = false) const;
   // END SHAPE LAYOUT
   // ---- Factories from a tensor, conversions and random fills (src/01_tensor/tensor_factories.cpp) ----
   // BEGIN FACTORIES DTYPES
+  // Conversions: toType(t) is to(t); to(other) and type_as(other) take other's dtype.
+  Tensor toType(ScalarType t) const;
+  Tensor to(const Tensor& other, bool non_blocking = false, bool copy = false) const;
+  Tensor type_as(const Tensor& other) const;
+  bool is_signed() const;  // every dtype but Byte and Bool
+  // New tensors with this tensor's dtype unless options give one (LibTorch's new_* methods).
+  Tensor new_empty(IntArrayRef size, TensorOptions options = {}) const;
+  Tensor new_empty_strided(IntArrayRef size, IntArrayRef stride, TensorOptions options = {}) const;
+  Tensor new_full(IntArrayRef size, const Scalar& fill_value, TensorOptions options = {}) const;
+  Tensor new_zeros(IntArrayRef size, TensorOptions options = {}) const;
+  Tensor new_ones(IntArrayRef size, TensorOptions options = {}) const;
+  // Random fills from TinyTorch's generator (tinytorch/factories.h: manual_seed). LibTorch's
+  // optional Generator argument is not offered.
+  Tensor bernoulli() const;          // each element 1 with probability self[i], else 0
+  Tensor bernoulli(double p) const;  // each element 1 with probability p
+  Tensor& bernoulli_(const Tensor& p) const;
+  Tensor& bernoulli_(double p = 0.5) const;
+  Tensor& random_(int64_t from, std::optional<int64_t> to) const;  // [from, to); to = nullopt: up to the dtype's max
+  Tensor& random_(int64_t to) const;                               // [0, to)
+  Tensor& random_() const;  // [0, 2^mantissa] for floating dtypes, [0, max] for integers
+  Tensor& uniform_(double from = 0, double to = 1) const;
+  Tensor& normal_(double mean = 0, double std = 1) const;
+  Tensor& cauchy_(double median = 0, double sigma = 1) const;
+  Tensor& log_normal_(double mean = 1, double std = 2) const;
+  Tensor& exponential_(double lambd = 1) const;
+  Tensor& geometric_(double p) const;
   // END FACTORIES DTYPES
 
+  // ---- Linear algebra methods (src/01_tensor/linalg_more.cpp) ----
+  // BEGIN LINALG
+  // Determinants and inverses by LU with partial pivoting; (*, n, n) float or double, batched.
+  Tensor det() const;
+  Tensor logdet() const;
+  std::tuple<Tensor, Tensor> slogdet() const;  // (sign, log|det|)
+  Tensor inverse() const;
+  Tensor cholesky(bool upper = false) const;
+  Tensor cholesky_solve(const Tensor& input2, bool upper = false) const;
+  Tensor cholesky_inverse(bool upper = false) const;
+  std::tuple<Tensor, Tensor> qr(bool some = true) const;  // Householder
+  std::tuple<Tensor, Tensor, Tensor> svd(bool some = true, bool compute_uv = true) const;
+  std::tuple<Tensor, Tensor> triangular_solve(const Tensor& A, bool upper = true, bool transpose = false,
+                                              bool unitriangular = false) const;
+  Tensor pinverse(double rcond = 1e-15) const;
+  Tensor matrix_exp() const;
+  // Transposes of the last two dims (views; no complex dtype, so mH and adjoint equal mT).
+  Tensor mT() const;
+  Tensor mH() const;
+  Tensor matrix_H() const;
+  Tensor adjoint() const;
+  Tensor alias() const;  // a view of the whole tensor
+  Tensor narrow_copy(int64_t dim, int64_t start, int64_t length) const;
+  // END LINALG
  private:
   std::shared_ptr<TensorImpl> impl_;
 };

@@ -13,6 +13,9 @@ class TensorOptions {
   TensorOptions() = default;
   TensorOptions(ScalarType dtype) : dtype_(dtype) {}  // NOLINT: implicit, `zeros({2}, kLong)`
   TensorOptions(TypeMeta dtype) : dtype_(dtype.toScalarType()) {}  // NOLINT
+  // A device alone, as LibTorch's TensorOptions(torch::kCPU): checked, then nothing to keep.
+  TensorOptions(Device device) { check_device_is_cpu(device); }           // NOLINT
+  TensorOptions(DeviceType type) : TensorOptions(Device(type)) {}         // NOLINT
 
   // Builders return a modified copy, as LibTorch's do.
   TensorOptions dtype(ScalarType dtype) const {
@@ -21,6 +24,10 @@ class TensorOptions {
     return copy;
   }
   TensorOptions dtype(TypeMeta dtype) const { return this->dtype(dtype.toScalarType()); }
+  template <typename T>
+  TensorOptions dtype() const {
+    return dtype(CppTypeToScalarType<T>::value);
+  }
   TensorOptions requires_grad(bool requires_grad) const {
     TensorOptions copy = *this;
     copy.requires_grad_ = requires_grad;
@@ -47,6 +54,11 @@ class TensorOptions {
 
 // LibTorch's free builders: torch::dtype(torch::kLong), torch::requires_grad().
 inline TensorOptions dtype(ScalarType dtype) { return TensorOptions().dtype(dtype); }
+inline TensorOptions dtype(TypeMeta dtype) { return TensorOptions().dtype(dtype); }
+template <typename T>
+inline TensorOptions dtype() {
+  return TensorOptions().dtype(CppTypeToScalarType<T>::value);
+}
 inline TensorOptions device(Device device) { return TensorOptions().device(device); }
 inline TensorOptions requires_grad(bool requires_grad = true) {
   return TensorOptions().requires_grad(requires_grad);

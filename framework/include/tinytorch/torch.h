@@ -37,9 +37,12 @@
 #include "tinytorch/factories.h"
 #include "tinytorch/from_blob.h"
 #include "tinytorch/functions.h"
+#include "tinytorch/functions_more.h"
 #include "tinytorch/indexing.h"
 #include "tinytorch/int_array_ref.h"
 #include "tinytorch/linalg.h"
+#include "tinytorch/out_variants.h"
+#include "tinytorch/special.h"
 #include "tinytorch/losses.h"
 #include "tinytorch/normalization.h"
 #include "tinytorch/nn.h"
@@ -100,6 +103,19 @@ using ::tinytorch::kLong;
 using ::tinytorch::kByte;
 using ::tinytorch::kChar;
 using ::tinytorch::kInt;
+using ::tinytorch::kShort;
+using ::tinytorch::kHalf;
+using ::tinytorch::kBFloat16;
+using Half = ::tinytorch::Half;
+using BFloat16 = ::tinytorch::BFloat16;
+using ::tinytorch::elementSize;
+using ::tinytorch::isFloatingType;
+using ::tinytorch::isIntegralType;
+using ::tinytorch::isComplexType;
+using ::tinytorch::isReducedFloatingType;
+using ::tinytorch::promoteTypes;
+using ::tinytorch::canCast;
+using ::tinytorch::TypeMeta;
 using ::tinytorch::kQInt8;
 using ::tinytorch::kQUInt8;
 using ::tinytorch::kQInt32;

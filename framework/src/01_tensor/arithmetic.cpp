@@ -81,7 +81,11 @@ detail::FastArithmetic fast_op(BinaryOp op) {
 }
 
 // out = a (op) b with broadcasting, both computed in `dtype` (the promoted type). Records nothing.
+// The narrow dtypes compute in int64 or float and convert back: an int8 127 + 1 wraps to -128 on
+// the way back exactly as int8 arithmetic would, and Half rounds once per op as LibTorch's does.
 Tensor binary_kernel(const Tensor& a, const Tensor& b, ScalarType dtype, BinaryOp op) {
+  const ScalarType compute_type = detail::computation_type(dtype);
+  if (compute_type != dtype) return detail::as_dtype(binary_kernel(a, b, compute_type, op), dtype);
   Tensor out = empty(infer_size(a.sizes(), b.sizes()), TensorOptions(dtype));
   const Tensor x = detail::as_dtype(a, dtype);
   const Tensor y = detail::as_dtype(b, dtype);
@@ -187,7 +191,11 @@ OpAttributes with_alpha(const Scalar& alpha) {
 bool in_place_fast(Tensor& self, const Tensor& other, const Scalar& alpha, BinaryOp op, const OpHandle& handle,
                    const Tensor& original_self = Tensor()) {
   const auto fast = detail::fast_kernels().binary_in_place;
-  if (fast == nullptr || op == BinaryOp::Pow || !fast(self, other, alpha, fast_op(op))) return false;
+  // Half and BFloat16 are floating but have no fast loop: they compute in float on the general path.
+  if (fast == nullptr || op == BinaryOp::Pow || isReducedFloatingType(self.scalar_type()) ||
+      !fast(self, other, alpha, fast_op(op))) {
+    return false;
+  }
   record_in_place_op(handle, {self, other}, with_alpha(alpha), original_self);
   return true;
 }

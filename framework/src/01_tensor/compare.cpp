@@ -27,7 +27,9 @@ detail::FastComparison fast_op(CompareOp op) {
 }
 
 Tensor compare(const Tensor& a, const Tensor& b, CompareOp op) {
-  const ScalarType type = result_type(a, b);  // compare in the promoted type: 1 == 1.0 is true
+  // Compare in the promoted type (1 == 1.0 is true), computed as int64 for the narrow integers and
+  // float for Half and BFloat16: both hold every value of those types exactly.
+  const ScalarType type = detail::computation_type(result_type(a, b));
   Tensor out = empty(infer_size(a.sizes(), b.sizes()), TensorOptions(kBool));
   const Tensor x = detail::as_dtype(a, type);
   const Tensor y = detail::as_dtype(b, type);
@@ -125,7 +127,7 @@ bool Tensor::equal(const Tensor& other) const {
   const std::pair<Tensor, Tensor> both = aligned(*this, other);
   const Tensor& a = both.first;
   const Tensor& b = both.second;
-  return TT_DISPATCH_ALL_TYPES(a.scalar_type(), "equal", [&] {
+  return TT_DISPATCH_STORAGE_TYPES(a.scalar_type(), "equal", [&] {
     const scalar_t* p = static_cast<const scalar_t*>(a.data_ptr());
     const scalar_t* q = static_cast<const scalar_t*>(b.data_ptr());
     for (int64_t i = 0; i < a.numel(); ++i) {

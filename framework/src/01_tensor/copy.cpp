@@ -136,8 +136,12 @@ ScalarType computation_type(ScalarType dtype) {
   switch (dtype) {
     case kByte:
     case kChar:
+    case kShort:
     case kInt:
       return kLong;
+    case kHalf:
+    case kBFloat16:
+      return kFloat;
     default:
       return dtype;
   }

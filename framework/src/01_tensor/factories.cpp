@@ -40,7 +40,8 @@ void fill_contiguous(const Tensor& t, Fn value) {
 
 Tensor empty_strided(IntArrayRef size, IntArrayRef stride, TensorOptions options) {
   check_sizes(size);
-  TT_CHECK(size.size() == stride.size(), "mismatch in length of strides and shape");
+  TT_CHECK(size.size() == stride.size(), "dimensionality of sizes (", size.size(),
+           ") must match dimensionality of strides (", stride.size(), ")");
   const ScalarType dtype = options.dtype().toScalarType();
   // The storage must reach the farthest element: 1 + sum((size - 1) * stride).
   int64_t extent = product(size) == 0 ? 0 : 1;

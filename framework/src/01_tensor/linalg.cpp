@@ -2,6 +2,7 @@
 // module 06's to write: 06_autograd/gradient_rules.cpp). The loops and the shape logic are the
 // learner's (matmul.cpp); module 17's GEMM replaces the loops in builds that have it. matmul is
 // composite: it records nothing itself, the mm/bmm/view ops it is built from do.
+#include "internal.h"
 #include "runtime/fast_kernels.h"
 #include "tinytorch/dispatch.h"
 #include "tinytorch/kernels.h"
@@ -14,16 +15,31 @@ namespace {
 void check_same_dtype(const Tensor& a, const Tensor& b, const char* kernel_name) {
   TT_CHECK(a.scalar_type() == b.scalar_type(), "expected scalar type ", toString(a.scalar_type()), " but found ",
            toString(b.scalar_type()));
-  TT_CHECK(a.scalar_type() != kBool, "\"", kernel_name, "\" not implemented for 'Bool'");
+  // LibTorch 1.13's CPU products have no Bool and no Half kernel (BFloat16 and the integers multiply).
+  TT_CHECK(a.scalar_type() != kBool && a.scalar_type() != kHalf, "\"", kernel_name, "\" not implemented for '",
+           toString(a.scalar_type()), "'");
+}
+
+// The learner's loops (and module 17's GEMM) run over int64, float and double: the narrow dtypes
+// multiply in their computation type and the product is converted back (integer products wrap as
+// in LibTorch).
+template <typename Product>
+Tensor in_computation_type(const Tensor& a, const Tensor& b, Product product) {
+  const ScalarType compute_type = detail::computation_type(a.scalar_type());
+  if (compute_type == a.scalar_type()) return product(a, b);
+  return detail::as_dtype(product(detail::as_dtype(a, compute_type), detail::as_dtype(b, compute_type)),
+                          a.scalar_type());
 }
 
 }  // namespace
 
 Tensor Tensor::mm(const Tensor& mat2) const {
   if (dim() == 2 && mat2.dim() == 2) check_same_dtype(*this, mat2, "addmm_impl_cpu_");
-  const auto fast_mm = detail::fast_kernels().mm;  // module 17's GEMM, in builds that have it
-  Tensor result = fast_mm != nullptr ? fast_mm(*this, mat2) : Tensor();
-  if (!result.defined()) result = native::mm(*this, mat2);
+  Tensor result = in_computation_type(*this, mat2, [](const Tensor& a, const Tensor& b) {
+    const auto fast_mm = detail::fast_kernels().mm;  // module 17's GEMM, in builds that have it
+    Tensor product = fast_mm != nullptr ? fast_mm(a, b) : Tensor();
+    return product.defined() ? product : native::mm(a, b);
+  });
   static OpHandle mm_op("mm");
   record_op(mm_op, {*this, mat2}, {result});
   return result;
@@ -31,9 +47,11 @@ Tensor Tensor::mm(const Tensor& mat2) const {
 
 Tensor Tensor::bmm(const Tensor& mat2) const {
   if (dim() == 3 && mat2.dim() == 3) check_same_dtype(*this, mat2, "bmm");
-  const auto fast_bmm = detail::fast_kernels().bmm;
-  Tensor result = fast_bmm != nullptr ? fast_bmm(*this, mat2) : Tensor();
-  if (!result.defined()) result = native::bmm(*this, mat2);
+  Tensor result = in_computation_type(*this, mat2, [](const Tensor& a, const Tensor& b) {
+    const auto fast_bmm = detail::fast_kernels().bmm;
+    Tensor product = fast_bmm != nullptr ? fast_bmm(a, b) : Tensor();
+    return product.defined() ? product : native::bmm(a, b);
+  });
   static OpHandle bmm_op("bmm");
   record_op(bmm_op, {*this, mat2}, {result});
   return result;

@@ -57,14 +57,37 @@ Tensor flat(const Tensor& self) {
   return native::make_view(contiguous, {contiguous.numel()}, {1}, contiguous.storage_offset());
 }
 
+// The learner's loops run over the computation types (bool, int64, float, double): narrow dtypes
+// are widened for them (int64 for the small integers, float for Half and BFloat16) and the
+// result converted back, as LibTorch accumulates Half in float.
+Tensor sum_in_computation_type(const Tensor& self, IntArrayRef dims, bool keepdim, ScalarType out_dtype) {
+  const ScalarType compute_type = detail::computation_type(out_dtype);
+  if (compute_type == out_dtype) return native::sum(self, dims, keepdim, out_dtype);
+  return detail::as_dtype(native::sum(self, dims, keepdim, compute_type), out_dtype);
+}
+
+Tensor mean_in_computation_type(const Tensor& self, IntArrayRef dims, bool keepdim, ScalarType out_dtype) {
+  const ScalarType compute_type = detail::computation_type(out_dtype);
+  if (compute_type == out_dtype) return native::mean(self, dims, keepdim, out_dtype);
+  return detail::as_dtype(native::mean(self, dims, keepdim, compute_type), out_dtype);
+}
+
+std::tuple<Tensor, Tensor> max_min_in_computation_type(const Tensor& self, int64_t dim, bool keepdim, bool find_max) {
+  const ScalarType compute_type = detail::computation_type(self.scalar_type());
+  if (compute_type == self.scalar_type()) return native::max_min_dim(self, dim, keepdim, find_max);
+  auto [values, indices] = native::max_min_dim(detail::as_dtype(self, compute_type), dim, keepdim, find_max);
+  return {detail::as_dtype(values, self.scalar_type()), indices};
+}
+
 }  // namespace
 
 Tensor Tensor::sum(IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) const {
   const std::vector<int64_t> dims = reduction_dims(*this, dim);
   const ScalarType out_dtype = sum_dtype(*this, dtype);
-  const auto fast_sum = detail::fast_kernels().sum;  // module 17's, in builds that have it
+  // Module 17's, in builds that have it; it sums the computation types only.
+  const auto fast_sum = detail::computation_type(out_dtype) == out_dtype ? detail::fast_kernels().sum : nullptr;
   Tensor result = fast_sum != nullptr ? fast_sum(*this, dims, keepdim, out_dtype) : Tensor();
-  if (!result.defined()) result = native::sum(*this, dims, keepdim, out_dtype);
+  if (!result.defined()) result = sum_in_computation_type(*this, dims, keepdim, out_dtype);
   static OpHandle sum_dim_intlist_op("sum.dim_IntList");
   record_op(sum_dim_intlist_op, {*this}, {result}, reduction_attributes(dims, keepdim));
   return result;
@@ -86,7 +109,7 @@ Tensor Tensor::sum(std::optional<ScalarType> dtype) const {
 Tensor Tensor::mean(IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) const {
   const ScalarType out_dtype = mean_dtype(*this, dtype);
   const std::vector<int64_t> dims = reduction_dims(*this, dim);
-  Tensor result = native::mean(*this, dims, keepdim, out_dtype);
+  Tensor result = mean_in_computation_type(*this, dims, keepdim, out_dtype);
   static OpHandle mean_dim_op("mean.dim");
   record_op(mean_dim_op, {*this}, {result}, reduction_attributes(dims, keepdim));
   return result;
@@ -139,7 +162,7 @@ std::tuple<Tensor, Tensor> Tensor::max(int64_t dim, bool keepdim) const {
     indices = zeros({}, kLong);
   } else {
     TT_CHECK(size(d) > 0, "max(): Expected reduction dim ", d, " to have non-zero size.");
-    std::tie(values, indices) = native::max_min_dim(*this, d, keepdim, /*find_max=*/true);
+    std::tie(values, indices) = max_min_in_computation_type(*this, d, keepdim, /*find_max=*/true);
   }
   OpAttributes attributes;
   attributes.dim = d;
@@ -179,7 +202,7 @@ std::tuple<Tensor, Tensor> Tensor::min(int64_t dim, bool keepdim) const {
     indices = zeros({}, kLong);
   } else {
     TT_CHECK(size(d) > 0, "min(): Expected reduction dim ", d, " to have non-zero size.");
-    std::tie(values, indices) = native::max_min_dim(*this, d, keepdim, /*find_max=*/false);
+    std::tie(values, indices) = max_min_in_computation_type(*this, d, keepdim, /*find_max=*/false);
   }
   OpAttributes attributes;
   attributes.dim = d;
@@ -192,7 +215,7 @@ std::tuple<Tensor, Tensor> Tensor::min(int64_t dim, bool keepdim) const {
 Tensor Tensor::max() const {
   TT_CHECK(numel() > 0, "max(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction "
                         "dim with the 'dim' argument.");
-  Tensor values = std::get<0>(native::max_min_dim(flat(*this), 0, false, /*find_max=*/true));
+  Tensor values = std::get<0>(max_min_in_computation_type(flat(*this), 0, false, /*find_max=*/true));
   static OpHandle max_op("max");
   record_op(max_op, {*this}, {values});
   return values;
@@ -201,7 +224,7 @@ Tensor Tensor::max() const {
 Tensor Tensor::min() const {
   TT_CHECK(numel() > 0, "min(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction "
                         "dim with the 'dim' argument.");
-  Tensor values = std::get<0>(native::max_min_dim(flat(*this), 0, false, /*find_max=*/false));
+  Tensor values = std::get<0>(max_min_in_computation_type(flat(*this), 0, false, /*find_max=*/false));
   static OpHandle min_op("min");
   record_op(min_op, {*this}, {values});
   return values;
@@ -227,14 +250,14 @@ Tensor arg_extremum(const Tensor& self, std::optional<int64_t> dim, bool keepdim
   const char* name = find_max ? "argmax" : "argmin";
   if (!dim) {
     TT_CHECK(self.numel() > 0, name, "(): Expected reduction dim to be specified for input.numel() == 0.");
-    Tensor indices = std::get<1>(native::max_min_dim(flat(self), 0, false, find_max));
+    Tensor indices = std::get<1>(max_min_in_computation_type(flat(self), 0, false, find_max));
     if (!keepdim) return indices;
     return native::make_view(indices, std::vector<int64_t>(self.dim(), 1), std::vector<int64_t>(self.dim(), 1), 0);
   }
   const int64_t d = maybe_wrap_dim(*dim, self.dim());
   if (self.dim() == 0) return zeros({}, kLong);
   TT_CHECK(self.size(d) > 0, name, "(): Expected reduction dim ", d, " to have non-zero size.");
-  return std::get<1>(native::max_min_dim(self, d, keepdim, find_max));
+  return std::get<1>(max_min_in_computation_type(self, d, keepdim, find_max));
 }
 }  // namespace
 

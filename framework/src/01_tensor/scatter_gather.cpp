@@ -96,7 +96,7 @@ int64_t wrap(int64_t dim, const Tensor& self) { return maybe_wrap_dim(dim, std::
 Tensor gather_kernel(const Tensor& self, int64_t dim, const Tensor& index) {
   const Tensor source = self.contiguous();
   Tensor result = empty(index.sizes(), self.scalar_type());
-  TT_DISPATCH_ALL_TYPES(self.scalar_type(), "gather", [&] {
+  TT_DISPATCH_STORAGE_TYPES(self.scalar_type(), "gather", [&] {
     const scalar_t* in = source.data_ptr<scalar_t>();
     scalar_t* out = result.data_ptr<scalar_t>();
     for_each_index(index, dim, self.sizes(), result.sizes(),
@@ -113,7 +113,7 @@ Tensor scatter_kernel(const Tensor& self, int64_t dim, const Tensor& index, cons
   Tensor result = self.clone();
   const Tensor values = src.defined() ? src.contiguous() : Tensor();
   const std::vector<int64_t> src_sizes = src.defined() ? src.sizes().vec() : std::vector<int64_t>();
-  TT_DISPATCH_ALL_TYPES(self.scalar_type(), "scatter", [&] {
+  TT_DISPATCH_STORAGE_TYPES(self.scalar_type(), "scatter", [&] {
     scalar_t* out = result.data_ptr<scalar_t>();
     const scalar_t* in = values.defined() ? values.data_ptr<scalar_t>() : nullptr;
     const scalar_t fill = value.to<scalar_t>();

@@ -38,6 +38,12 @@ bool ordered_before(T a, T b, bool descending) {
 // The first `keep` elements of every row of `rows` (contiguous, last dim = the row) in order, and
 // where each came from. Equal values keep their original order (a stable sort).
 std::tuple<Tensor, Tensor> order_rows(const Tensor& rows, int64_t keep, bool descending) {
+  // The narrow dtypes sort in their computation type (int64, float), which keeps every value exactly.
+  const ScalarType compute_type = detail::computation_type(rows.scalar_type());
+  if (compute_type != rows.scalar_type()) {
+    auto [values, indices] = order_rows(detail::as_dtype(rows, compute_type), keep, descending);
+    return {detail::as_dtype(values, rows.scalar_type()), indices};
+  }
   const int64_t length = rows.dim() == 0 ? 1 : rows.size(-1);
   const int64_t count = length == 0 ? 0 : rows.numel() / length;
   std::vector<int64_t> out_sizes(rows.sizes().begin(), rows.sizes().end());

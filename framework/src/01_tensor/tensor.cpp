@@ -136,7 +136,10 @@ Scalar Tensor::item() const {
     case kBool: return Scalar(*static_cast<const bool*>(p));
     case kByte: return Scalar(static_cast<int64_t>(*static_cast<const uint8_t*>(p)));
     case kChar: return Scalar(static_cast<int64_t>(*static_cast<const int8_t*>(p)));
+    case kShort: return Scalar(static_cast<int64_t>(*static_cast<const int16_t*>(p)));
     case kInt: return Scalar(static_cast<int64_t>(*static_cast<const int32_t*>(p)));
+    case kHalf: return Scalar(*static_cast<const Half*>(p));
+    case kBFloat16: return Scalar(*static_cast<const BFloat16*>(p));
     case kLong: return Scalar(*static_cast<const int64_t*>(p));
     case kFloat: return Scalar(static_cast<double>(*static_cast<const float*>(p)));
     case kDouble: return Scalar(*static_cast<const double*>(p));

@@ -19,6 +19,9 @@ const char* toString(ScalarType t) {
     case kQInt8: return "QInt8";
     case kQUInt8: return "QUInt8";
     case kQInt32: return "QInt32";
+    case kShort: return "Short";
+    case kHalf: return "Half";
+    case kBFloat16: return "BFloat16";
   }
   return "UNKNOWN_SCALAR";
 }
@@ -38,11 +41,17 @@ const char* TypeMeta::name() const {
     case kQInt8: return "c10::qint8";
     case kQUInt8: return "c10::quint8";
     case kQInt32: return "c10::qint32";
+    case kShort: return "short int";
+    case kHalf: return "c10::Half";
+    case kBFloat16: return "c10::BFloat16";
   }
   return "nullptr (uninitialized)";
 }
 
 std::ostream& operator<<(std::ostream& out, TypeMeta dtype) { return out << dtype.name(); }
+
+std::ostream& operator<<(std::ostream& out, const Half& value) { return out << static_cast<float>(value); }
+std::ostream& operator<<(std::ostream& out, const BFloat16& value) { return out << static_cast<float>(value); }
 
 std::ostream& operator<<(std::ostream& out, const Scalar& s) {
   if (s.isFloatingPoint()) return out << s.toDouble();

@@ -1,6 +1,7 @@
 // Element-wise functions of one tensor: neg, exp, log, sqrt, abs, clamp, pow(scalar), each with its
 // derivative declaration after it (tinytorch/derivative.h).
 #include <cmath>
+#include <string>
 #include <type_traits>
 
 #include "internal.h"
@@ -11,9 +12,24 @@
 namespace tinytorch {
 namespace {
 
-// out[i] = fn(x[i]) with x converted to `dtype` (the output dtype). Records nothing.
+// out[i] = fn(x[i]) with x converted to `dtype` (the output dtype). Records nothing. The narrow
+// dtypes compute in int64 or float (detail::computation_type) and convert back.
+// LibTorch 1.13's CPU kernels that have no Half version (BFloat16 has them all): the name it refuses with.
+const char* half_unsupported_kernel(const char* name) {
+  const std::string op(name);
+  if (op == "exp" || op == "log" || op == "sqrt") return op == "exp" ? "exp_vml_cpu" : op == "log" ? "log_vml_cpu" : "sqrt_vml_cpu";
+  if (op == "clamp") return "clamp_scalar_cpu";
+  return nullptr;
+}
+
 template <typename Fn>
 Tensor map_elements(const Tensor& self, ScalarType dtype, const char* name, Fn fn) {
+  if (dtype == kHalf) {
+    const char* kernel = half_unsupported_kernel(name);
+    TT_CHECK(kernel == nullptr, "\"", kernel, "\" not implemented for 'Half'");
+  }
+  const ScalarType compute_type = detail::computation_type(dtype);
+  if (compute_type != dtype) return detail::as_dtype(map_elements(self, compute_type, name, fn), dtype);
   const Tensor input = detail::as_contiguous(self, dtype);
   Tensor out = empty(self.sizes(), TensorOptions(dtype));
   TT_DISPATCH_ALL_TYPES(dtype, name, [&] {
@@ -89,6 +105,7 @@ const RegisterDerivative sqrt_derivative("sqrt", {
 }  // namespace
 
 Tensor Tensor::abs() const {
+  TT_CHECK(scalar_type() != kBool, "\"abs_cpu\" not implemented for 'Bool'");
   Tensor result = map_elements(*this, scalar_type(), "abs", [](auto x) {
     if constexpr (std::is_same_v<decltype(x), bool>) {
       return x;

@@ -1,14 +1,17 @@
 // Module 04 (Losses), the given part: the public torch:: loss functions (LibTorch's shape and dtype
 // checks, then your kernels from losses.cpp, then the derivative declarations of the two kernel
-// losses), the reduction helper, label smoothing, and two losses written entirely with tensor ops:
-// binary_cross_entropy_with_logits and smooth_l1_loss.
+// losses), the reduction helper, cross_entropy_loss's other paths ((N, C, d1, ...) inputs through
+// nll_loss_nd, class-probability targets, label smoothing), and two losses written entirely with
+// tensor ops: binary_cross_entropy_with_logits and smooth_l1_loss.
 #include <cmath>
+#include <vector>
 
 #include "tinytorch/activations.h"
 #include "tinytorch/dispatch.h"
 #include "tinytorch/functions.h"
 #include "tinytorch/kernels.h"
 #include "tinytorch/losses.h"
+#include "tinytorch/losses_extra.h"
 
 namespace tinytorch {
 namespace {
@@ -141,44 +144,85 @@ const RegisterDerivative nll_loss_derivative("nll_loss", {
     }});
 }  // namespace
 
+namespace {
+// The class weights shaped (1, C, 1, ..., 1) to broadcast against an (N, C, d1, ...) input.
+Tensor class_weight_view(const Tensor& weight, const Tensor& input) {
+  if (input.dim() <= 1) return weight;
+  std::vector<int64_t> shape(static_cast<size_t>(input.dim()), 1);
+  shape[1] = weight.size(0);
+  return weight.view(shape);
+}
+
+// Soft targets: loss = -sum over classes of w_c * target_c * log_softmax(self)_c at each position;
+// mean divides by the number of positions (not by the weights).
+Tensor cross_entropy_with_probabilities(const Tensor& self, const Tensor& target, const Tensor& weight,
+                                        int64_t reduction, double label_smoothing) {
+  const int64_t class_dim = self.dim() == 1 ? 0 : 1;
+  const int64_t classes = self.size(class_dim);
+  TT_CHECK(!weight.defined() || (weight.dim() == 1 && weight.numel() == classes),
+           "cross_entropy: weight tensor should be defined either for all ", classes,
+           " classes or no classes but got weight tensor of shape: ", weight.sizes());
+  const Tensor log_probs = log_softmax(self, class_dim);
+  Tensor smoothed = target;
+  if (label_smoothing > 0.0) {
+    TT_CHECK(label_smoothing <= 1.0, "label_smoothing must be between 0.0 and 1.0. Got: ", label_smoothing);
+    smoothed = target * (1 - label_smoothing) + label_smoothing / static_cast<double>(classes);
+  }
+  Tensor product = log_probs * smoothed;
+  if (weight.defined()) product = product * class_weight_view(prepare_weight(weight, log_probs.scalar_type()), log_probs);
+  if (reduction == Reduction::Sum) return -product.sum();
+  if (reduction == Reduction::None) return -product.sum({class_dim});
+  if (log_probs.numel() == 0) return -product.sum().fill_(NAN);
+  return -product.sum() / (log_probs.numel() / classes);
+}
+
+// Class indices with label smoothing: (1 - eps) * nll + (eps / C) * sum over classes of -w_c * log p_c,
+// the second term with nll's ignore rule and, for mean, nll's denominator.
+Tensor cross_entropy_label_smoothing(const Tensor& self, const Tensor& target, const Tensor& weight, int64_t reduction,
+                                     int64_t ignore_index, double label_smoothing) {
+  const int64_t class_dim = self.dim() == 1 ? 0 : 1;
+  const Tensor log_probs = log_softmax(self, class_dim);
+  const Tensor nll = nll_loss_nd(log_probs, target, weight, reduction, ignore_index);
+  const int64_t classes = log_probs.size(class_dim);
+  const Tensor class_weight = prepare_weight(weight, log_probs.scalar_type());
+  const Tensor kept = target.ne(ignore_index);
+  Tensor smooth = class_weight.defined() ? -(log_probs * class_weight_view(class_weight, log_probs)).sum({class_dim})
+                                         : -log_probs.sum({class_dim});
+  smooth = smooth.masked_fill(kept.logical_not(), 0.0);
+  Tensor reduced = smooth;
+  if (reduction == Reduction::Mean) {
+    reduced = class_weight.defined()
+                  ? smooth.sum() / class_weight.index_select(0, target.masked_select(kept).reshape({-1})).sum()
+                  : smooth.sum() / kept.sum();
+  } else if (reduction == Reduction::Sum) {
+    reduced = smooth.sum();
+  }
+  return nll * (1 - label_smoothing) + reduced * (label_smoothing / static_cast<double>(classes));
+}
+}  // namespace
+
 Tensor cross_entropy_loss(const Tensor& self, const Tensor& target, const Tensor& weight, int64_t reduction,
                           int64_t ignore_index, double label_smoothing) {
   check_reduction(reduction);
-  TT_CHECK(label_smoothing >= 0.0 && label_smoothing <= 1.0,
-           "label_smoothing must be between 0.0 and 1.0. Got: ", label_smoothing);
+  if (self.sizes() == target.sizes()) {
+    // A target of the input's shape holds class probabilities.
+    TT_CHECK(isFloatingType(target.scalar_type()),
+             "Expected floating point type for target with class probabilities, got ", target.scalar_type());
+    TT_CHECK(ignore_index < 0, "ignore_index is not supported for floating point target");
+    return cross_entropy_with_probabilities(self, target, weight, reduction, label_smoothing);
+  }
+  if (label_smoothing > 0.0) {
+    TT_CHECK(label_smoothing <= 1.0, "label_smoothing must be between 0.0 and 1.0. Got: ", label_smoothing);
+    return cross_entropy_label_smoothing(self, target, weight, reduction, ignore_index, label_smoothing);
+  }
+  if (self.dim() > 2) return nll_loss_nd(log_softmax(self, 1), target, weight, reduction, ignore_index);
   TT_CHECK(self.dim() > 0 && self.dim() <= 2, "input tensor should be 1D or 2D");
   TT_CHECK(target.dim() <= 1, "0D or 1D target tensor expected, multi-target not supported");
   const Batched batch = as_batch(self, target);
   TT_CHECK(batch.input.size(0) == batch.target.size(0), "Expected input batch_size (", batch.input.size(0),
            ") to match target batch_size (", batch.target.size(0), ").");
-  if (label_smoothing == 0.0) {
-    return unbatch(native::cross_entropy(batch.input, batch.target, weight, reduction, ignore_index),
-                   batch.unbatched, reduction);
-  }
-
-  // Label smoothing: loss = (1 - eps) * nll + (eps / C) * sum over classes c of -w_c * log p_c,
-  // the second term with the same ignore rule and the same mean denominator as nll.
-  const Tensor log_probs = log_softmax(batch.input, 1);
-  const Tensor nll = nll_loss(log_probs, batch.target, weight, reduction, ignore_index);
-  const int64_t classes = batch.input.size(1);
-  const Tensor class_weight = prepare_weight(weight, log_probs.scalar_type());
-  const Tensor weighted = class_weight.defined() ? log_probs * class_weight : log_probs;
-  const Tensor kept = batch.target.ne(ignore_index).to(log_probs.scalar_type());  // 0 where ignored
-  Tensor smooth = -weighted.sum({1}) * kept;
-  if (reduction == Reduction::Sum) {
-    smooth = smooth.sum();
-  } else if (reduction == Reduction::Mean) {
-    double denominator = 0;  // the weights nll's mean divides by
-    const Tensor targets = batch.target.contiguous();
-    const int64_t* t = targets.data_ptr<int64_t>();
-    const Tensor w = class_weight.defined() ? native::to_dtype(class_weight, kDouble) : Tensor();
-    for (int64_t n = 0; n < targets.numel(); ++n) {
-      if (t[n] != ignore_index) denominator += w.defined() ? w.data_ptr<double>()[t[n]] : 1.0;
-    }
-    smooth = smooth.sum() / denominator;
-  }
-  return unbatch(nll * (1.0 - label_smoothing) + smooth * (label_smoothing / static_cast<double>(classes)),
-                 batch.unbatched, reduction);
+  return unbatch(native::cross_entropy(batch.input, batch.target, weight, reduction, ignore_index), batch.unbatched,
+                 reduction);
 }
 
 Tensor binary_cross_entropy(const Tensor& self, const Tensor& target, const Tensor& weight, int64_t reduction) {

@@ -266,10 +266,13 @@ IValue read_value(ByteReader& in) {
 
 Tensor read_tensor(ByteReader& in, const std::string& key) {
   const uint8_t dtype_code = in.u8();
-  // Every plain dtype (kBool ... kDouble, and the integer codes kByte, kChar, kInt); quantized
-  // tensors are not archived.
-  TT_CHECK(dtype_code <= static_cast<uint8_t>(ScalarType::Int), "InputArchive: the archive is corrupted: tensor '",
-           key, "' has unknown dtype code ", static_cast<int>(dtype_code), "; ", kResaveAdvice);
+  // Every plain dtype (kBool ... kDouble, the integer codes kByte, kChar, kInt, and kShort, kHalf,
+  // kBFloat16); quantized tensors are not archived.
+  const bool plain = dtype_code <= static_cast<uint8_t>(ScalarType::Int) ||
+                     (dtype_code >= static_cast<uint8_t>(ScalarType::Short) &&
+                      dtype_code <= static_cast<uint8_t>(ScalarType::BFloat16));
+  TT_CHECK(plain, "InputArchive: the archive is corrupted: tensor '", key, "' has unknown dtype code ",
+           static_cast<int>(dtype_code), "; ", kResaveAdvice);
   const auto dtype = static_cast<ScalarType>(dtype_code);
   const uint32_t dim = in.u32();
   TT_CHECK(dim <= in.remaining() / 8, "InputArchive: the archive is corrupted: tensor '", key, "' claims ", dim,

@@ -29,6 +29,7 @@
 #include <string>
 #include <typeinfo>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "tinytorch/errors.h"
@@ -45,7 +46,11 @@ struct ReparametrizationAccess;
 class Module : public std::enable_shared_from_this<Module> {
  public:
   using ModuleApplyFunction = std::function<void(Module&)>;
+  using ConstModuleApplyFunction = std::function<void(const Module&)>;
   using NamedModuleApplyFunction = std::function<void(const std::string&, Module&)>;
+  using ConstNamedModuleApplyFunction = std::function<void(const std::string&, const Module&)>;
+  using ModulePointerApplyFunction = std::function<void(const std::shared_ptr<Module>&)>;
+  using NamedModulePointerApplyFunction = std::function<void(const std::string&, const std::shared_ptr<Module>&)>;
 
   // `name` is what printing shows for a module without its own pretty_print; by default it is the
   // class name, e.g. "torch::nn::LinearImpl".
@@ -78,11 +83,32 @@ class Module : public std::enable_shared_from_this<Module> {
   // Calls fn on this module and on every module below it.
   void apply(const ModuleApplyFunction& fn);
   void apply(const NamedModuleApplyFunction& fn, const std::string& name_prefix = std::string());
+  void apply(const ConstModuleApplyFunction& fn) const {
+    fn(*this);
+    for (const auto& child : children_) std::as_const(*child.value()).apply(fn);
+  }
+  void apply(const ConstNamedModuleApplyFunction& fn, const std::string& name_prefix = std::string()) const {
+    fn(name_prefix, *this);
+    for (const auto& child : children_) {
+      std::as_const(*child.value()).apply(fn, name_prefix.empty() ? child.key() : name_prefix + "." + child.key());
+    }
+  }
+  // The pointer forms need this module to be owned by a shared_ptr (made by a holder or make_shared).
+  void apply(const ModulePointerApplyFunction& fn) const {
+    fn(shared_from_this_checked());
+    for (const auto& child : children_) std::as_const(*child.value()).apply(fn);
+  }
+  void apply(const NamedModulePointerApplyFunction& fn, const std::string& name_prefix = std::string()) const {
+    fn(name_prefix, shared_from_this_checked());
+    for (const auto& child : children_) {
+      std::as_const(*child.value()).apply(fn, name_prefix.empty() ? child.key() : name_prefix + "." + child.key());
+    }
+  }
 
   // Clears the gradient of every parameter, recursively. set_to_none drops the gradient tensor (the
   // next backward allocates a new one); false zeros it in place. The default is LibTorch 2.x's
   // (true); LibTorch 1.13's Module::zero_grad defaulted to false.
-  void zero_grad(bool set_to_none = true);
+  virtual void zero_grad(bool set_to_none = true);
 
   // ---- Device and dtype (src/03_layers/module_to.cpp) ----
   // Converts every parameter and buffer in place (the tensors keep their identity, so optimizers
@@ -139,9 +165,17 @@ class Module : public std::enable_shared_from_this<Module> {
   typename ModuleType::ContainedType* as() noexcept {
     return as<typename ModuleType::ContainedType>();
   }
+  template <typename ModuleType>
+  const typename ModuleType::ContainedType* as() const noexcept {
+    return as<typename ModuleType::ContainedType>();
+  }
   template <typename ModuleType, typename = std::enable_if_t<!detail::is_module_holder<ModuleType>::value>>
   ModuleType* as() noexcept {
     return dynamic_cast<ModuleType*>(this);
+  }
+  template <typename ModuleType, typename = std::enable_if_t<!detail::is_module_holder<ModuleType>::value>>
+  const ModuleType* as() const noexcept {
+    return dynamic_cast<const ModuleType*>(this);
   }
 
  protected:
@@ -155,6 +189,16 @@ class Module : public std::enable_shared_from_this<Module> {
   friend struct detail::ReparametrizationAccess;
 
   void pretty_print_recursive(std::ostream& stream, const std::string& indentation) const;
+  // shared_from_this(), with LibTorch's error for a module not owned by a shared_ptr.
+  std::shared_ptr<Module> shared_from_this_checked() const {
+    std::shared_ptr<const Module> self = weak_from_this().lock();
+    TT_CHECK(self != nullptr,
+             "It looks like you attempted to retrieve your top-level module as a shared_ptr, but it is not stored "
+             "in a shared_ptr. Use std::make_shared<", name(), "> instead of creating your module on the stack, or "
+             "alternatively do not try to access your top-level module at all by passing /*include_self=*/false to "
+             "modules() or named_modules()");
+    return std::const_pointer_cast<Module>(self);
+  }
   friend std::ostream& operator<<(std::ostream& stream, const Module& module);
 
   OrderedDict<std::string, Tensor> buffers_{"Buffer"};

@@ -3,7 +3,9 @@
 // and LibTorch's reduction spellings torch::kNone, torch::kMean, torch::kSum:
 //   F::mse_loss(pred, y, F::MSELossFuncOptions().reduction(torch::kSum))
 //   F::cross_entropy(logits, labels, F::CrossEntropyFuncOptions().ignore_index(0).label_smoothing(0.1))
-//   F::nll_loss, F::binary_cross_entropy, F::binary_cross_entropy_with_logits, F::smooth_l1_loss
+//   F::nll_loss, F::binary_cross_entropy, F::binary_cross_entropy_with_logits, F::smooth_l1_loss,
+//   F::l1_loss, F::huber_loss, F::soft_margin_loss, F::margin_ranking_loss, F::hinge_embedding_loss,
+//   F::cosine_embedding_loss, F::triplet_margin_loss, F::poisson_nll_loss
 // The options are also those of the loss modules (tinytorch/nn/modules/loss.h): MSELossOptions, ...
 #include <cstdint>
 #include <iostream>
@@ -12,7 +14,9 @@
 #include <vector>
 
 #include "tinytorch/losses.h"
+#include "tinytorch/losses_extra.h"
 #include "tinytorch/nn/arg.h"
+#include "tinytorch/shape_layout.h"
 #include "tinytorch/tensor.h"
 
 namespace tinytorch {
@@ -99,9 +103,82 @@ struct KLDivLossOptions {
   TORCH_ARG(bool, log_target) = false;
 };
 
+struct L1LossOptions {
+  using reduction_t = enumtype::reduction_t;
+  L1LossOptions() {}
+  /* implicit */ L1LossOptions(enumtype::kNone) : reduction_(kNone) {}
+  /* implicit */ L1LossOptions(enumtype::kMean) : reduction_(kMean) {}
+  /* implicit */ L1LossOptions(enumtype::kSum) : reduction_(kSum) {}
+  TORCH_ARG(reduction_t, reduction) = kMean;
+};
+
+struct HuberLossOptions {
+  using reduction_t = enumtype::reduction_t;
+  HuberLossOptions() {}
+  /* implicit */ HuberLossOptions(enumtype::kNone) : reduction_(kNone) {}
+  /* implicit */ HuberLossOptions(enumtype::kMean) : reduction_(kMean) {}
+  /* implicit */ HuberLossOptions(enumtype::kSum) : reduction_(kSum) {}
+  TORCH_ARG(reduction_t, reduction) = kMean;
+  TORCH_ARG(double, delta) = 1.0;
+};
+
+struct SoftMarginLossOptions {
+  using reduction_t = enumtype::reduction_t;
+  SoftMarginLossOptions() {}
+  /* implicit */ SoftMarginLossOptions(enumtype::kNone) : reduction_(kNone) {}
+  /* implicit */ SoftMarginLossOptions(enumtype::kMean) : reduction_(kMean) {}
+  /* implicit */ SoftMarginLossOptions(enumtype::kSum) : reduction_(kSum) {}
+  TORCH_ARG(reduction_t, reduction) = kMean;
+};
+
+struct MarginRankingLossOptions {
+  using reduction_t = enumtype::reduction_t;
+  TORCH_ARG(double, margin) = 0;
+  TORCH_ARG(reduction_t, reduction) = kMean;
+};
+
+struct HingeEmbeddingLossOptions {
+  using reduction_t = enumtype::reduction_t;
+  TORCH_ARG(double, margin) = 1.0;
+  TORCH_ARG(reduction_t, reduction) = kMean;
+};
+
+struct CosineEmbeddingLossOptions {
+  using reduction_t = enumtype::reduction_t;
+  TORCH_ARG(double, margin) = 0.0;
+  TORCH_ARG(reduction_t, reduction) = kMean;
+};
+
+struct TripletMarginLossOptions {
+  using reduction_t = enumtype::reduction_t;
+  TORCH_ARG(double, margin) = 1.0;
+  TORCH_ARG(double, p) = 2.0;
+  TORCH_ARG(double, eps) = 1e-6;
+  TORCH_ARG(bool, swap) = false;
+  TORCH_ARG(reduction_t, reduction) = kMean;
+};
+
+// log_input: the input is log(rate) (loss exp(input) - target * input); otherwise the rate itself
+// (input - target * log(input + eps)). full adds Stirling's term.
+struct PoissonNLLLossOptions {
+  using reduction_t = enumtype::reduction_t;
+  TORCH_ARG(bool, log_input) = true;
+  TORCH_ARG(bool, full) = false;
+  TORCH_ARG(double, eps) = 1e-8;
+  TORCH_ARG(reduction_t, reduction) = kMean;
+};
+
 namespace functional {
 
 using KLDivFuncOptions = KLDivLossOptions;
+using L1LossFuncOptions = L1LossOptions;
+using HuberLossFuncOptions = HuberLossOptions;
+using SoftMarginLossFuncOptions = SoftMarginLossOptions;
+using MarginRankingLossFuncOptions = MarginRankingLossOptions;
+using HingeEmbeddingLossFuncOptions = HingeEmbeddingLossOptions;
+using CosineEmbeddingLossFuncOptions = CosineEmbeddingLossOptions;
+using TripletMarginLossFuncOptions = TripletMarginLossOptions;
+using PoissonNLLLossFuncOptions = PoissonNLLLossOptions;
 using MSELossFuncOptions = MSELossOptions;
 using NLLLossFuncOptions = NLLLossOptions;
 using CrossEntropyFuncOptions = CrossEntropyLossOptions;
@@ -117,23 +194,6 @@ inline void warn_if_sizes_differ(const Tensor& input, const Tensor& target, cons
             << input.sizes() << "). This will likely lead to incorrect results due to broadcasting. "
             << "Please ensure they have the same size. (function " << function << ")\n";
 }
-// Class-index losses on (N, C, d1, ..., dk) inputs with (N, d1, ..., dk) targets, as LibTorch takes
-// them: the classes are moved last and every position becomes a row of an (N * d1 * ... * dk, C)
-// problem; reduction 'none' gives the per-position losses back in the target's shape. The mean
-// (weighted or not) over all positions is the same mean the flattened problem takes.
-template <typename LossOf2d>
-Tensor over_spatial_dims(const Tensor& input, const Tensor& target, LossOf2d loss_of_2d, bool reduction_none) {
-  if (input.dim() <= 2) return loss_of_2d(input, target);
-  std::vector<int64_t> expected{input.size(0)};
-  for (int64_t d = 2; d < input.dim(); ++d) expected.push_back(input.size(d));
-  TT_CHECK(target.sizes() == IntArrayRef(expected), "Expected target size ", IntArrayRef(expected), ", got ",
-           target.sizes());
-  std::vector<int64_t> classes_last{0};
-  for (int64_t d = 2; d < input.dim(); ++d) classes_last.push_back(d);
-  classes_last.push_back(1);
-  Tensor loss = loss_of_2d(input.permute(classes_last).reshape({-1, input.size(1)}), target.reshape({-1}));
-  return reduction_none ? loss.view(target.sizes()) : loss;
-}
 }  // namespace detail
 
 inline Tensor mse_loss(const Tensor& input, const Tensor& target, const MSELossFuncOptions& options = {}) {
@@ -141,28 +201,21 @@ inline Tensor mse_loss(const Tensor& input, const Tensor& target, const MSELossF
   return ::tinytorch::mse_loss(input, target, enumtype::reduction_get_enum(options.reduction()));
 }
 
+// (N, C) or (N, C, d1, ..., dk) log-probabilities with (N) or (N, d1, ..., dk) class indices.
 inline Tensor nll_loss(const Tensor& input, const Tensor& target, const NLLLossFuncOptions& options = {}) {
   TT_CHECK(input.dim() >= 2, "Expected 2 or more dimensions (got ", input.dim(), ")");
   TT_CHECK(input.size(0) == target.size(0), "Expected input batch_size (", input.size(0),
            ") to match target batch_size (", target.size(0), ").");
-  const auto reduction = enumtype::reduction_get_enum(options.reduction());
-  return detail::over_spatial_dims(
-      input, target,
-      [&](const Tensor& rows, const Tensor& labels) {
-        return ::tinytorch::nll_loss(rows, labels, options.weight(), reduction, options.ignore_index());
-      },
-      reduction == Reduction::None);
+  return ::tinytorch::nll_loss_nd(input, target, options.weight(), enumtype::reduction_get_enum(options.reduction()),
+                                  options.ignore_index());
 }
 
+// Class indices ((N), or (N, d1, ..., dk) for (N, C, d1, ..., dk) logits) or, with the input's shape,
+// class probabilities.
 inline Tensor cross_entropy(const Tensor& input, const Tensor& target, const CrossEntropyFuncOptions& options = {}) {
-  const auto reduction = enumtype::reduction_get_enum(options.reduction());
-  return detail::over_spatial_dims(
-      input, target,
-      [&](const Tensor& rows, const Tensor& labels) {
-        return ::tinytorch::cross_entropy_loss(rows, labels, options.weight(), reduction, options.ignore_index(),
-                                               options.label_smoothing());
-      },
-      reduction == Reduction::None);
+  return ::tinytorch::cross_entropy_loss(input, target, options.weight(),
+                                         enumtype::reduction_get_enum(options.reduction()), options.ignore_index(),
+                                         options.label_smoothing());
 }
 
 inline Tensor binary_cross_entropy(const Tensor& input, const Tensor& target,
@@ -199,6 +252,60 @@ inline Tensor kl_div(const Tensor& input, const Tensor& target, const KLDivFuncO
   Tensor reduced = ::tinytorch::kl_div(input, target, reduction_enum, options.log_target());
   if (batchmean && input.dim() != 0) reduced = reduced / input.size(0);
   return reduced;
+}
+
+inline Tensor l1_loss(const Tensor& input, const Tensor& target, const L1LossFuncOptions& options = {}) {
+  return ::tinytorch::l1_loss(input, target, enumtype::reduction_get_enum(options.reduction()));
+}
+
+// LibTorch warns, then broadcasts, when the sizes differ.
+inline Tensor huber_loss(const Tensor& input, const Tensor& target, const HuberLossFuncOptions& options = {}) {
+  if (target.sizes() != input.sizes()) {
+    std::cerr << "Warning: Using a target size (" << target.sizes() << ") that is different to the input size ("
+              << input.sizes() << "). This will likely lead to incorrect results due to broadcasting. "
+              << "Please ensure they have the same size.\n";
+  }
+  const std::vector<Tensor> expanded = broadcast_tensors({input, target});
+  return ::tinytorch::huber_loss(expanded[0], expanded[1], enumtype::reduction_get_enum(options.reduction()),
+                                 options.delta());
+}
+
+inline Tensor soft_margin_loss(const Tensor& input, const Tensor& target,
+                               const SoftMarginLossFuncOptions& options = {}) {
+  return ::tinytorch::soft_margin_loss(input, target, enumtype::reduction_get_enum(options.reduction()));
+}
+
+inline Tensor margin_ranking_loss(const Tensor& input1, const Tensor& input2, const Tensor& target,
+                                  const MarginRankingLossFuncOptions& options = {}) {
+  TT_CHECK(input1.dim() == input2.dim() && input1.dim() == target.dim(),
+           "margin_ranking_loss : All input tensors should have same dimension but got sizes: input1: ",
+           input1.sizes(), ", input2: ", input2.sizes(), ", target: ", target.sizes());
+  return ::tinytorch::margin_ranking_loss(input1, input2, target, options.margin(),
+                                          enumtype::reduction_get_enum(options.reduction()));
+}
+
+inline Tensor hinge_embedding_loss(const Tensor& input, const Tensor& target,
+                                   const HingeEmbeddingLossFuncOptions& options = {}) {
+  return ::tinytorch::hinge_embedding_loss(input, target, options.margin(),
+                                           enumtype::reduction_get_enum(options.reduction()));
+}
+
+inline Tensor cosine_embedding_loss(const Tensor& input1, const Tensor& input2, const Tensor& target,
+                                    const CosineEmbeddingLossFuncOptions& options = {}) {
+  return ::tinytorch::cosine_embedding_loss(input1, input2, target, options.margin(),
+                                            enumtype::reduction_get_enum(options.reduction()));
+}
+
+inline Tensor triplet_margin_loss(const Tensor& anchor, const Tensor& positive, const Tensor& negative,
+                                  const TripletMarginLossFuncOptions& options = {}) {
+  return ::tinytorch::triplet_margin_loss(anchor, positive, negative, options.margin(), options.p(), options.eps(),
+                                          options.swap(), enumtype::reduction_get_enum(options.reduction()));
+}
+
+inline Tensor poisson_nll_loss(const Tensor& input, const Tensor& target,
+                               const PoissonNLLLossFuncOptions& options = {}) {
+  return ::tinytorch::poisson_nll_loss(input, target, options.log_input(), options.full(), options.eps(),
+                                       enumtype::reduction_get_enum(options.reduction()));
 }
 
 }  // namespace functional

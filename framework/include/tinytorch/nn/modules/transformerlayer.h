@@ -13,6 +13,7 @@
 #include <functional>
 #include <variant>
 
+#include "tinytorch/enum.h"  // torch::kReLU, torch::kGELU
 #include "tinytorch/nn/arg.h"
 #include "tinytorch/nn/cloneable.h"
 #include "tinytorch/nn/module.h"
@@ -26,13 +27,6 @@
 #include "tinytorch/tensor.h"
 
 namespace tinytorch {
-
-namespace enumtype {
-struct kReLU {};
-struct kGELU {};
-}  // namespace enumtype
-inline constexpr enumtype::kReLU kReLU{};
-inline constexpr enumtype::kGELU kGELU{};
 
 namespace nn {
 
