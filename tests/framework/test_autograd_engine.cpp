@@ -500,3 +500,17 @@ TEST_CASE("a parameter's gradient has the parameter's layout even when backward 
   // The values: d(sum(x W^T))/dW = ones(4, 5)^T x.
   REQUIRE(first.allclose(torch::ones({4, 5}).t().matmul(x)));
 }
+
+TEST_CASE("detach_ makes a tensor a leaf that needs no gradient, in place", "[autograd]") {
+  auto x = torch::ones({2}, torch::requires_grad());
+  auto y = x * 2;
+  torch::Tensor& same = y.detach_();
+  CHECK(&same == &y);
+  CHECK_FALSE(y.requires_grad());
+  CHECK(y.is_leaf());
+  CHECK(y.grad_fn() == nullptr);
+  CHECK(torch::detach_(y).equal(torch::full({2}, 2.0)));
+  auto z = (y * x).sum();  // y is now a constant: the gradient reaches x only through the product
+  z.backward();
+  CHECK(x.grad().equal(torch::full({2}, 2.0)));
+}

@@ -44,6 +44,7 @@ Tensor lift_fresh_copy(const Tensor& self);
 // ---- Free-function spellings of Tensor methods ----
 Tensor alias(const Tensor& self);
 Tensor detach(const Tensor& self);
+inline Tensor& detach_(Tensor& self) { return self.detach_(); }
 Tensor adjoint(const Tensor& self);
 Tensor lift(const Tensor& self);        // self (LibTorch's functionalization hook)
 Tensor lift_fresh(const Tensor& self);  // self

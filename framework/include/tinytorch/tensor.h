@@ -337,6 +337,8 @@ class Tensor {
   void retain_grad() const;
   bool retains_grad() const;
   Tensor detach() const;
+  // In place: this tensor leaves the graph that made it and becomes a leaf that needs no gradient.
+  Tensor& detach_() const;
   Tensor data() const { return detach(); }  // LibTorch's .data(): the values, outside the graph
 
   // Gradient hooks: hook(grad) runs every time the gradient with respect to this tensor is

@@ -234,6 +234,11 @@ void Tensor::remove_hook(unsigned pos) const {
   layer->remove_hook(*this, pos);
 }
 
+Tensor& Tensor::detach_() const {
+  impl_->set_autograd_meta(nullptr);  // no history, no requires_grad: what an engine-less tensor has too
+  return const_cast<Tensor&>(*this);
+}
+
 Tensor Tensor::detach() const {
   AutogradLayer* layer = autograd_layer();
   if (layer != nullptr) return layer->detach(*this);

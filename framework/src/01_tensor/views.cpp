@@ -102,11 +102,24 @@ const RegisterDerivative unsafe_view_derivative("_unsafe_view", {"UnsafeViewBack
                                                                  reshape_to_self, false});
 }  // namespace
 
+// As LibTorch 1.13: a view when the strides allow it, recorded as its own op (_reshape_alias,
+// ReshapeAliasBackward0); otherwise a contiguous copy viewed by _unsafe_view (UnsafeViewBackward0).
 Tensor Tensor::reshape(IntArrayRef shape) const {
   std::vector<int64_t> new_sizes = infer_view_size(shape, numel());
-  if (compute_view_strides(sizes(), strides(), new_sizes).has_value()) return view(new_sizes);
-  return contiguous().view(new_sizes);  // the strides cannot express it: copy first
+  std::optional<std::vector<int64_t>> new_strides = compute_view_strides(sizes(), strides(), new_sizes);
+  if (!new_strides.has_value()) return _unsafe_view(contiguous(), new_sizes);  // the strides cannot express it
+  Tensor result = native::make_view(*this, new_sizes, std::move(*new_strides), storage_offset());
+  OpAttributes attributes;
+  attributes.sizes = new_sizes;
+  static OpHandle reshape_alias_op("_reshape_alias");
+  record_op(reshape_alias_op, {*this}, {result}, attributes);
+  return result;
 }
+
+namespace {
+const RegisterDerivative reshape_alias_derivative("_reshape_alias", {"ReshapeAliasBackward0", save_self_sizes,
+                                                                     reshape_to_self, true});
+}  // namespace
 
 Tensor Tensor::flatten(int64_t start_dim, int64_t end_dim) const {
   if (dim() == 0) return reshape({1});
