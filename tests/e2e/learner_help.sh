@@ -18,7 +18,7 @@ step "view --files lists module 02's given code, not the learner's file"
 run 0 "$TITO" module view 02 --files
 expect "activation_ops.cpp"
 expect "activation_modules.cpp"
-reject "activations.cpp"
+reject "  - activations.cpp"  # the list line: more_activations.cpp (given) must not match
 
 step "view --file prints a given source and a public header, byte for byte"
 run 0 "$TITO" module view 02 --file activation_ops.cpp

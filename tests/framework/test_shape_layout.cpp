@@ -213,7 +213,15 @@ TEST_CASE("tensor_split, hsplit, vsplit, dsplit and the stacks", "[shape_layout]
   REQUIRE((shape(parts[0]) == S{1, 4} && shape(parts[1]) == S{2, 4}));
   REQUIRE(x.hsplit(2).size() == 2);
   REQUIRE(shape(x.vsplit(std::vector<int64_t>{1})[1]) == S{2, 4});
-  REQUIRE(x.vsplit({1}).size() == 1);  // {1} is one section, as in LibTorch (int64_t wins over IntArrayRef)
+  // {1} is one section, as in LibTorch (int64_t wins over IntArrayRef): the braces are the point here.
+#ifdef __clang__
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wbraced-scalar-init"
+#endif
+  REQUIRE(x.vsplit({1}).size() == 1);
+#ifdef __clang__
+#pragma clang diagnostic pop
+#endif
   REQUIRE(shape(torch::dsplit(x234(), 2)[0]) == S{2, 3, 2});
   REQUIRE(values(torch::hstack({v, v})) == V{0, 1, 2, 3, 4, 0, 1, 2, 3, 4});
   REQUIRE(shape(torch::vstack({v, v})) == S{2, 5});
