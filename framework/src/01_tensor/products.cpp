@@ -15,6 +15,7 @@
 #include "tinytorch/dispatch.h"
 #include "tinytorch/functions.h"
 #include "tinytorch/kernels.h"
+#include "tinytorch/linalg.h"
 #include "tinytorch/reductions_scans.h"
 
 namespace tinytorch {
@@ -408,68 +409,7 @@ Tensor Tensor::cross(const Tensor& other, std::optional<int64_t> dim) const {
   throw Error("no dimension of size 3 in input");
 }
 
-// ---- matrix_power (with the inverse for negative powers) ----
-
-namespace {
-// Gauss-Jordan elimination with partial pivoting, in double, matrix by matrix.
-Tensor inverse_kernel(const Tensor& self) {
-  const int64_t n = self.size(-1);
-  const Tensor source = detail::as_contiguous(self.detach(), kDouble);
-  Tensor result = empty(self.sizes(), kDouble);
-  const int64_t matrices = n == 0 ? 0 : self.numel() / (n * n);
-  std::vector<double> work(static_cast<size_t>(n * 2 * n));
-  for (int64_t m = 0; m < matrices; ++m) {
-    const double* a = source.data_ptr<double>() + m * n * n;
-    for (int64_t r = 0; r < n; ++r) {
-      for (int64_t c = 0; c < n; ++c) {
-        work[r * 2 * n + c] = a[r * n + c];
-        work[r * 2 * n + n + c] = r == c ? 1.0 : 0.0;
-      }
-    }
-    for (int64_t col = 0; col < n; ++col) {
-      int64_t pivot = col;
-      for (int64_t r = col + 1; r < n; ++r) {
-        if (std::abs(work[r * 2 * n + col]) > std::abs(work[pivot * 2 * n + col])) pivot = r;
-      }
-      TT_CHECK(work[pivot * 2 * n + col] != 0.0, "linalg.inv: The diagonal element ", col + 1,
-               " is zero, the inversion could not be completed because the input matrix is singular.");
-      if (pivot != col) {
-        for (int64_t c = 0; c < 2 * n; ++c) std::swap(work[pivot * 2 * n + c], work[col * 2 * n + c]);
-      }
-      const double scale = work[col * 2 * n + col];
-      for (int64_t c = 0; c < 2 * n; ++c) work[col * 2 * n + c] /= scale;
-      for (int64_t r = 0; r < n; ++r) {
-        const double factor = work[r * 2 * n + col];
-        if (r == col || factor == 0.0) continue;
-        for (int64_t c = 0; c < 2 * n; ++c) work[r * 2 * n + c] -= factor * work[col * 2 * n + c];
-      }
-    }
-    double* out = result.data_ptr<double>() + m * n * n;
-    for (int64_t r = 0; r < n; ++r) {
-      for (int64_t c = 0; c < n; ++c) out[r * n + c] = work[r * 2 * n + n + c];
-    }
-  }
-  return result.to(self.scalar_type());
-}
-
-Tensor inverse(const Tensor& self) {
-  TT_CHECK(self.is_floating_point(), "linalg.inv: Expected a floating point or complex tensor as input. Got ",
-           toString(self.scalar_type()));
-  Tensor result = inverse_kernel(self);
-  static OpHandle inv_op("matrix_power.inverse");
-  record_op(inv_op, {self}, {result});
-  return result;
-}
-
-// d A = -A^-T grad A^-T.
-const RegisterDerivative inverse_derivative("matrix_power.inverse", {
-    "LinalgInvExBackward0", [](SaveForBackward& save) { save.output(0); },
-    [](const BackwardContext& ctx) -> tensor_list {
-      const Tensor inverse_t = ctx.saved(0).transpose(-2, -1);
-      return {-inverse_t.matmul(ctx.grad()).matmul(inverse_t)};
-    }});
-}  // namespace
-
+// ---- matrix_power (negative powers through linalg_inv, src/01_tensor/linalg_more.cpp) ----
 Tensor linalg_matrix_power(const Tensor& self, int64_t n) {
   TT_CHECK(self.dim() >= 2, "linalg.matrix_power: The input tensor A must have at least 2 dimensions.");
   TT_CHECK(self.size(-1) == self.size(-2), "linalg.matrix_power: A must be batches of square matrices, but they are ",
@@ -478,7 +418,7 @@ Tensor linalg_matrix_power(const Tensor& self, int64_t n) {
     NoGradGuard constant;
     return eye(self.size(-1), self.scalar_type()).expand(self.sizes()).contiguous();
   }
-  if (n < 0) return linalg_matrix_power(inverse(self), -n);
+  if (n < 0) return linalg_matrix_power(linalg_inv(self), -n);
   if (n == 1) return self.clone();
   if (n == 2) return self.matmul(self);
   if (n == 3) return self.matmul(self).matmul(self);
