@@ -5,17 +5,12 @@
 #include "tinytorch/factories.h"
 #include "tinytorch/optim/adagrad.h"
 #include "tinytorch/serialize/archive.h"
+#include "07_optimizers/archive_fields.h"
 
 namespace tinytorch {
 namespace optim {
 namespace {
-
-double read_double(serialize::InputArchive& archive, const char* key) {
-  IValue value;
-  archive.read(key, value);
-  return value.toDouble();
-}
-
+using detail::read_double;
 }  // namespace
 
 AdagradOptions::AdagradOptions(double lr) : lr_(lr) {}

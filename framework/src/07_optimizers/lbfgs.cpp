@@ -11,22 +11,17 @@
 #include "tinytorch/factories.h"
 #include "tinytorch/functions.h"
 #include "tinytorch/serialize/archive.h"
+#include "07_optimizers/archive_fields.h"
 
 namespace tinytorch {
 namespace optim {
 namespace {
+using detail::write_optional;
+using detail::read_optional;
+using detail::read_double;
+using detail::read_int;
 
-double read_double(serialize::InputArchive& archive, const char* key) {
-  IValue value;
-  archive.read(key, value);
-  return value.toDouble();
-}
 
-int64_t read_int(serialize::InputArchive& archive, const char* key) {
-  IValue value;
-  archive.read(key, value);
-  return value.toInt();
-}
 
 bool same_tensor(const Tensor& a, const Tensor& b) {
   if (a.defined() != b.defined()) return false;
@@ -42,15 +37,7 @@ bool same_tensors(const Container& a, const Container& b) {
   return true;
 }
 
-void write_optional(serialize::OutputArchive& archive, const char* key, const Tensor& tensor) {
-  if (tensor.defined()) archive.write(key, tensor, /*is_buffer=*/true);
-}
 
-Tensor read_optional(serialize::InputArchive& archive, const char* key) {
-  Tensor tensor;
-  archive.try_read(key, tensor, /*is_buffer=*/true);
-  return tensor;
-}
 
 // A list of tensors as a nested archive: "size", then "0", "1", ... (an undefined entry is skipped).
 template <typename Container>

@@ -8,11 +8,12 @@
 #include "tinytorch/optim/rmsprop.h"
 #include "tinytorch/optim/sgd.h"
 #include "tinytorch/serialize/archive.h"
+#include "07_optimizers/archive_fields.h"
 
 namespace tinytorch {
 namespace optim {
-namespace {
 
+namespace detail {
 void write_optional(serialize::OutputArchive& archive, const char* key, const Tensor& tensor) {
   if (tensor.defined()) archive.write(key, tensor, /*is_buffer=*/true);
 }
@@ -40,6 +41,19 @@ int64_t read_int(serialize::InputArchive& archive, const char* key) {
   archive.read(key, value);
   return value.toInt();
 }
+}  // namespace detail
+
+namespace {
+using detail::write_optional;
+using detail::read_optional;
+using detail::read_double;
+using detail::read_bool;
+using detail::read_int;
+
+
+
+
+
 
 std::tuple<double, double> read_betas(serialize::InputArchive& archive) {
   IValue value;
