@@ -20,9 +20,9 @@ int main(int argc, char** argv) {
   // Which kernel OpenBLAS picked: OPENBLAS_CORETYPE in the environment overrides its CPU detection.
   const char* coretype = std::getenv("OPENBLAS_CORETYPE");
   const char* l2_size = std::getenv("OPENBLAS_L2_SIZE");
-  const std::string env = std::string("\"openblas_core\": \"") + openblas_get_corename() +
-                          "\", \"OPENBLAS_CORETYPE\": \"" + (coretype ? coretype : "") +
-                          "\", \"OPENBLAS_L2_SIZE\": \"" + (l2_size ? l2_size : "") + "\"";
+  const bench::Fields env = {{"openblas_core", openblas_get_corename()},
+                             {"OPENBLAS_CORETYPE", coretype ? coretype : ""},
+                             {"OPENBLAS_L2_SIZE", l2_size ? l2_size : ""}};
   for (int n : sizes) {
     const std::string name = "matmul_" + std::to_string(n);
     if (!options.wants(name)) continue;
@@ -37,7 +37,7 @@ int main(int argc, char** argv) {
                       c.data(), n);
         },
         options.budget());
-    bench::print_result(name, "openblas", options.threads, timing, 2.0 * n * n * n, {env});
+    bench::print_result(name, "openblas", options.threads, timing, 2.0 * n * n * n, env);
   }
   return 0;
 }

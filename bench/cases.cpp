@@ -85,15 +85,15 @@ struct Case {
 };
 
 // What tinytorch adds to each result: the caching allocator's view of the measured code.
-std::vector<std::string> allocator_report() {
+bench::Fields allocator_report() {
 #ifdef BENCH_WITH_LIBTORCH
-  return {};
+  return bench::Fields::object();
 #else
   const auto stats = torch::memory::allocator_stats();
-  return {"\"alloc_hit_rate\": " + std::to_string(stats.hit_rate()),
-          "\"alloc_peak_bytes\": " + std::to_string(stats.peak_allocated_bytes),
-          "\"alloc_cached_bytes\": " + std::to_string(stats.cached_bytes),
-          std::string("\"alloc_caching\": ") + (stats.caching_enabled ? "true" : "false")};
+  return {{"alloc_hit_rate", stats.hit_rate()},
+          {"alloc_peak_bytes", stats.peak_allocated_bytes},
+          {"alloc_cached_bytes", stats.cached_bytes},
+          {"alloc_caching", stats.caching_enabled}};
 #endif
 }
 
@@ -105,10 +105,10 @@ void reset_allocator_counts() {
 
 template <typename Body>
 void run_and_print(const std::string& name, const bench::Options& options, double flops, Body&& body,
-                   std::vector<std::string> extra = {}) {
+                   bench::Fields extra = bench::Fields::object()) {
   reset_allocator_counts();
   const bench::Timing timing = bench::measure(body, options.budget());
-  for (std::string& pair : allocator_report()) extra.push_back(std::move(pair));
+  extra.update(allocator_report());
   bench::print_result(name, BENCH_IMPL, options.threads, timing, flops, extra);
 }
 
@@ -119,9 +119,9 @@ void matmul_case(int64_t n, const bench::Options& options) {
   torch::manual_seed(0);
   const auto a = torch::randn({n, n});
   const auto b = torch::randn({n, n});
-  std::vector<std::string> extra;
+  bench::Fields extra = bench::Fields::object();
 #ifdef BENCH_HAS_INTERNAL_GEMM
-  extra.push_back("\"kernel\": \"" + torch::cpublas::float_kernel() + "\"");
+  extra["kernel"] = torch::cpublas::float_kernel();
 #endif
   run_and_print(name, options, 2.0 * n * n * n, [&] { torch::mm(a, b); }, extra);
 }
@@ -142,7 +142,7 @@ void naive_matmul_case(int64_t n, const bench::Options& options) {
       [&] { torch::acceleration::naive_mm(a, b); },
       budget);
   bench::print_result("matmul_naive_" + std::to_string(n), BENCH_IMPL, 1, timing, 2.0 * n * n * n,
-                      {"\"kernel\": \"module 01 loops\""});
+                      {{"kernel", "module 01 loops"}});
 }
 #elif !defined(BENCH_WITH_LIBTORCH)
 void naive_matmul_case(int64_t n, const bench::Options& options) {
@@ -195,12 +195,11 @@ void quantized_linear_case(int64_t features, int64_t batch, const bench::Options
   reset_allocator_counts();
   const bench::Timing int8 = bench::measure([&] { qfc->forward(x); }, options.budget());
   const double max_error = (qfc->forward(x) - fc->forward(x)).abs().max().item<double>();
-  std::vector<std::string> extra = {"\"speedup_vs_fp32\": " + std::to_string(fp32.median_us / int8.median_us),
-                                    "\"max_abs_error\": " + std::to_string(max_error)};
+  bench::Fields extra = {{"speedup_vs_fp32", fp32.median_us / int8.median_us}, {"max_abs_error", max_error}};
 #ifdef BENCH_HAS_INT8_KERNEL_NAME
-  extra.push_back(std::string("\"kernel\": \"") + torch::native::int8_gemm_kernel() + "\"");
+  extra["kernel"] = torch::native::int8_gemm_kernel();
 #endif
-  for (std::string& pair : allocator_report()) extra.push_back(std::move(pair));
+  extra.update(allocator_report());
   bench::print_result("linear_int8_" + suffix, BENCH_IMPL, options.threads, int8, flops, extra);
 #else
   (void)features, (void)batch;
@@ -351,10 +350,10 @@ void kv_cache_generate_case(const std::string& name, int64_t new_tokens, const b
   const bench::Timing cached =
       bench::measure([&] { gpt->generate(prompt, new_tokens, 0.0, 0, /*use_kv_cache=*/true); }, budget);
   const bool same = gpt->generate(prompt, new_tokens, 0.0).equal(gpt->generate(prompt, new_tokens, 0.0, 0, true));
-  std::vector<std::string> extra = {"\"speedup_vs_recompute\": " + std::to_string(recompute.median_us / cached.median_us),
-                                    std::string("\"same_tokens\": ") + (same ? "true" : "false"),
-                                    "\"kv_cache_bytes\": " + std::to_string(gpt->make_kv_cache(1).memory_bytes())};
-  for (std::string& pair : allocator_report()) extra.push_back(std::move(pair));
+  bench::Fields extra = {{"speedup_vs_recompute", recompute.median_us / cached.median_us},
+                         {"same_tokens", same},
+                         {"kv_cache_bytes", gpt->make_kv_cache(1).memory_bytes()}};
+  extra.update(allocator_report());
   bench::print_result(name, BENCH_IMPL, options.threads, cached, 0, extra);
 #else
   (void)new_tokens;
@@ -433,7 +432,7 @@ void dataloader_case(const std::string& name, size_t workers, const bench::Optio
                     for (auto& batch : *loader) seen += batch.data.size(0);
                     if (seen != examples) throw std::runtime_error("the epoch lost examples");
                   },
-                  {"\"workers\": " + std::to_string(workers), "\"examples_per_epoch\": " + std::to_string(examples)});
+                  {{"workers", workers}, {"examples_per_epoch", examples}});
   } catch (const std::exception& error) {
     bench::print_unavailable(name, BENCH_IMPL, options.threads, std::string("failed: ") + error.what());
   }

@@ -1,6 +1,6 @@
 #pragma once
-// The timing harness shared by the three benchmark programs (plain C++17: it is compiled into the
-// LibTorch program too, which must not see tinytorch's headers).
+// The timing harness shared by the three benchmark programs (C++17 and nlohmann::json only: it is
+// compiled into the LibTorch program too, which must not see tinytorch's headers).
 //
 // measure(body) warms up, then takes `samples` timings. Each sample runs the body `inner` times
 // back to back, with `inner` chosen so that a sample lasts about 2 ms (so that the clock's
@@ -14,6 +14,8 @@
 #include <cstdlib>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 namespace bench {
 
@@ -72,33 +74,31 @@ Timing measure(Body&& body, const Budget& budget = {}) {
   return timing;
 }
 
-// One result as a JSON line (the format scripts/bench reads). `extra` is a list of
-// already-formatted `"key": value` pairs.
-inline void print_result(const std::string& case_name, const std::string& impl, int threads, const Timing& t,
-                         double flops_per_call, const std::vector<std::string>& extra = {}) {
-  std::string line = "{\"case\": \"" + case_name + "\", \"impl\": \"" + impl + "\", \"threads\": " +
-                     std::to_string(threads) + ", \"median_us\": " + std::to_string(t.median_us) +
-                     ", \"min_us\": " + std::to_string(t.min_us) + ", \"max_us\": " + std::to_string(t.max_us) +
-                     ", \"samples\": " + std::to_string(t.samples) + ", \"calls_per_sample\": " +
-                     std::to_string(t.inner);
-  if (flops_per_call > 0) line += ", \"gflops\": " + std::to_string(flops_per_call / (t.median_us * 1e3));
-  for (const std::string& pair : extra) line += ", " + pair;
-  line += "}";
-  std::printf("%s\n", line.c_str());
+// A result's fields beyond the timing, e.g. {{"kernel", "avx2"}, {"speedup_vs_fp32", 3.1}}.
+using Fields = nlohmann::ordered_json;
+
+// One JSON line, members in the order given (the format scripts/bench reads). A reason or a kernel
+// name with a byte that is not UTF-8 is written as U+FFFD instead of making dump() throw (its
+// default, type_error 316).
+inline void print_line(const Fields& line) {
+  std::printf("%s\n", line.dump(-1, ' ', false, Fields::error_handler_t::replace).c_str());
   std::fflush(stdout);
+}
+
+// One result.
+inline void print_result(const std::string& case_name, const std::string& impl, int threads, const Timing& t,
+                         double flops_per_call, const Fields& extra = Fields::object()) {
+  Fields line = {{"case", case_name}, {"impl", impl}, {"threads", threads}, {"median_us", t.median_us},
+                 {"min_us", t.min_us}, {"max_us", t.max_us}, {"samples", t.samples}, {"calls_per_sample", t.inner}};
+  if (flops_per_call > 0) line["gflops"] = flops_per_call / (t.median_us * 1e3);
+  line.update(extra);
+  print_line(line);
 }
 
 // A case this program cannot run, and why (printed instead of a result).
 inline void print_unavailable(const std::string& case_name, const std::string& impl, int threads,
                               const std::string& reason) {
-  std::string escaped;
-  for (char c : reason) {
-    if (c == '"' || c == '\\') escaped += '\\';
-    escaped += (c == '\n' || c == '\t') ? ' ' : c;
-  }
-  std::printf("{\"case\": \"%s\", \"impl\": \"%s\", \"threads\": %d, \"unavailable\": \"%s\"}\n", case_name.c_str(),
-              impl.c_str(), threads, escaped.c_str());
-  std::fflush(stdout);
+  print_line({{"case", case_name}, {"impl", impl}, {"threads", threads}, {"unavailable", reason}});
 }
 
 // Command line shared by the programs: --case NAME (repeatable; default all) --threads N --list --quick

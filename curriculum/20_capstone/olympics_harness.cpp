@@ -7,6 +7,7 @@
 //   TITO_RESULT {"part":1,"metric":"optimized_latency_ms_median","value":0.041}
 #include <tinytorch/torch.h>
 #include <tinytorch/olympics.h>
+#include <tinytorch/utils/json.h>
 
 #include <algorithm>
 #include <chrono>
@@ -23,7 +24,8 @@ constexpr uint64_t kSeed = 2020;
 constexpr int kWarmup = 20, kRuns = 200;
 
 void report(const std::string& metric, double value) {
-  std::printf("TITO_RESULT {\"part\":1,\"metric\":\"%s\",\"value\":%.17g}\n", metric.c_str(), value);
+  std::printf("TITO_RESULT {\"part\":1,\"metric\":%s,\"value\":%.17g}\n", tinytorch::utils::json_quoted(metric).c_str(),
+              value);
   std::fflush(stdout);
 }
 

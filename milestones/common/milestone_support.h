@@ -58,8 +58,8 @@ inline ProfileForTheRun profile_for_the_run;
 inline void report_result(int part, const std::string& metric, double value) {
   char number[64];
   std::snprintf(number, sizeof number, "%.17g", value);
-  std::cout << "TITO_RESULT {\"part\":" << part << ",\"metric\":\"" << metric << "\",\"value\":" << number << "}"
-            << std::endl;  // flushed: tito shows the output live
+  std::cout << "TITO_RESULT {\"part\":" << part << ",\"metric\":" << tinytorch::utils::json_quoted(metric)
+            << ",\"value\":" << number << "}" << std::endl;  // flushed: tito shows the output live
 }
 
 // 101770 -> "101,770"

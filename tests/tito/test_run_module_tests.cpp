@@ -103,7 +103,7 @@ TEST_CASE("run_module_tests gives every fixture case its status and carries on a
   CHECK(seconds < 180);
   CHECK(report.module == "fx");
 
-  REQUIRE(report.cases.size() == 13);  // the hidden case is not graded
+  REQUIRE(report.cases.size() == 14);  // the hidden case is not graded
   CHECK(find_case(report, "add passes").status == CaseStatus::Passed);
   CHECK(find_case(report, "add still passes after the crashes").status == CaseStatus::Passed);
   CHECK(find_case(report, "names, with [special] \"characters\" still run").status == CaseStatus::Passed);
@@ -187,10 +187,15 @@ TEST_CASE("run_module_tests gives every fixture case its status and carries on a
   CHECK(divide.status == CaseStatus::Errored);
   CHECK(divide.detail == "division by zero");
 
-  CHECK(report.points_possible() == 56);
+  const CaseResult& bad_byte = find_case(report, "a message with a byte that is not UTF-8 still arrives");
+  CHECK(bad_byte.status == CaseStatus::Failed);
+  REQUIRE(bad_byte.failures.size() == 1);
+  CHECK(bad_byte.failures[0].message == "bad \xef\xbf\xbd byte");  // U+FFFD for the stray byte
+
+  CHECK(report.points_possible() == 57);
   CHECK(report.points_earned() == 10 + 4 + 1);
   CHECK(report.passed_count() == 3);
-  CHECK(report.failed_count() == 10);
+  CHECK(report.failed_count() == 11);
   CHECK_FALSE(report.all_passed());
 }
 

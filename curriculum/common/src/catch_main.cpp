@@ -37,21 +37,18 @@ void print_case_list(const char* test_spec) {
   const auto& cases = Catch::getRegistryHub().getTestCaseRegistry().getAllTests();
   Catch::TestSpec spec;
   if (test_spec) spec = Catch::TestSpecParser(Catch::ITagAliasRegistry::get()).parse(test_spec).testSpec();
-  std::string json = "{\"cases\":[";
-  bool first = true;
-  for (std::size_t i = 0; i < cases.size(); ++i) {
-    const Catch::TestCaseInfo& info = cases[i].getTestCaseInfo();
+  nlohmann::ordered_json selected = nlohmann::ordered_json::array();
+  for (const auto& test_case : cases) {
+    const Catch::TestCaseInfo& info = test_case.getTestCaseInfo();
     if (test_spec && !spec.matches(info)) continue;
-    std::string tags;
-    for (const auto& tag : info.tags) tags += (tags.empty() ? "" : ",") + tito_catch::json_quote(tag);
-    json += std::string(first ? "" : ",") + "{\"name\":" + tito_catch::json_quote(info.name) + ",\"tags\":[" + tags +
-            "],\"points\":" + std::to_string(tito_catch::points_from_tags(info.tags)) +
-            ",\"file\":" + tito_catch::json_quote(info.lineInfo.file) +
-            ",\"line\":" + std::to_string(info.lineInfo.line) + ",\"hidden\":" + (info.isHidden() ? "true" : "false") +
-            "}";
-    first = false;
+    selected.push_back({{"name", info.name},
+                        {"tags", info.tags},
+                        {"points", tito_catch::points_from_tags(info.tags)},
+                        {"file", info.lineInfo.file},
+                        {"line", info.lineInfo.line},
+                        {"hidden", info.isHidden()}});
   }
-  std::cout << json << "]}" << std::endl;
+  std::cout << tito_catch::json_line({{"cases", selected}}) << std::endl;
 }
 
 }  // namespace

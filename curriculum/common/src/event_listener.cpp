@@ -132,9 +132,8 @@ void TitoEventListener::testCaseStarting(Catch::TestCaseInfo const& info) {
   std::cerr.flush();
   std::fflush(stdout);
   long offset = static_cast<long>(lseek(STDOUT_FILENO, 0, SEEK_CUR));
-  write_line("{\"event\":\"case_start\",\"name\":" + json_quote(info.name) +
-             ",\"points\":" + std::to_string(points_from_tags(info.tags)) +
-             ",\"output_offset\":" + std::to_string(offset) + "}");
+  write_line(json_line(
+      {{"event", "case_start"}, {"name", info.name}, {"points", points_from_tags(info.tags)}, {"output_offset", offset}}));
   start_case_observations();
   tinytorch::testing::detail::restart_graded_rng(info.name);
   case_start_ = std::chrono::steady_clock::now();
@@ -193,20 +192,24 @@ bool TitoEventListener::assertionEnded(Catch::AssertionStats const& stats) {
   for (const auto& info : stats.infoMessages)
     if (info.message != original_message) message += (message.empty() ? "" : "\n") + info.message;
 
-  write_line("{\"event\":\"assertion_failed\",\"file\":" + json_quote(result.getSourceInfo().file) +
-             ",\"line\":" + std::to_string(result.getSourceInfo().line) +
-             ",\"expression\":" + json_quote(result.hasExpression() ? result.getExpressionInMacro() : "") +
-             ",\"actual\":" + json_quote(values.actual) + ",\"expected\":" + json_quote(values.expected) +
-             ",\"expanded\":" + json_quote(expanded) + ",\"message\":" + json_quote(message) +
-             ",\"kind\":" + json_quote(kind) + "}");
+  write_line(json_line({{"event", "assertion_failed"},
+                        {"file", result.getSourceInfo().file},
+                        {"line", result.getSourceInfo().line},
+                        {"expression", result.hasExpression() ? std::string(result.getExpressionInMacro()) : ""},
+                        {"actual", values.actual},
+                        {"expected", values.expected},
+                        {"expanded", expanded},
+                        {"message", message},
+                        {"kind", kind}}));
   return true;
 }
 
 void TitoEventListener::testCaseEnded(Catch::TestCaseStats const& stats) {
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - case_start_).count();
-  write_line("{\"event\":\"case_end\",\"name\":" + json_quote(stats.testInfo.name) +
-             ",\"passed\":" + (stats.totals.assertions.allOk() ? "true" : "false") +
-             ",\"duration_ms\":" + std::to_string(ms) + "}");
+  write_line(json_line({{"event", "case_end"},
+                        {"name", stats.testInfo.name},
+                        {"passed", stats.totals.assertions.allOk()},
+                        {"duration_ms", ms}}));
 }
 
 void TitoEventListener::testRunEnded(Catch::TestRunStats const&) { write_line("{\"event\":\"run_end\"}"); }

@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "events_file.h"
-#include "json_text.h"
 
 namespace tinytorch {
 namespace testing {

@@ -153,6 +153,7 @@ int run_doctor(const GlobalOptions& options) {
   checks.push_back(check_header("nlohmann/json.hpp", "nlohmann-json3-dev", include_dirs));
   checks.push_back(check_header("catch2/catch.hpp", "catch2", include_dirs));
   checks.push_back(check_header("spdlog/spdlog.h", "libspdlog-dev", include_dirs));
+  checks.push_back(check_header("openssl/evp.h", "libssl-dev", include_dirs));
   checks.insert(checks.end(), build_checks.begin(), build_checks.end());
   auto workspace_checks = check_workspace(session);
   checks.insert(checks.end(), workspace_checks.begin(), workspace_checks.end());

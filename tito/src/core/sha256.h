@@ -1,7 +1,11 @@
 #pragma once
-// SHA-256 (FIPS 180-4), written here so fingerprints and checksums need no extra dependency.
-#include <cstdint>
+// SHA-256 fingerprints and checksums, computed by OpenSSL's libcrypto (EVP interface). The digests
+// are the standard ones, so progress files and caches written by earlier versions of tito still verify.
+#include <cstddef>
+#include <memory>
 #include <string>
+
+struct evp_md_ctx_st;  // OpenSSL's EVP_MD_CTX; kept out of this header so callers need no OpenSSL include
 
 namespace tito {
 
@@ -13,11 +17,10 @@ class Sha256 {
   std::string hex_digest();  // finishes the hash; call once
 
  private:
-  void compress(const std::uint8_t* block);
-  std::uint32_t state_[8];
-  std::uint8_t buffer_[64];
-  std::size_t buffer_used_ = 0;
-  std::uint64_t total_bytes_ = 0;
+  struct ContextDeleter {
+    void operator()(evp_md_ctx_st* context) const;
+  };
+  std::unique_ptr<evp_md_ctx_st, ContextDeleter> context_;
 };
 
 std::string sha256_hex(const std::string& text);
