@@ -1,6 +1,7 @@
 // The sandbox on its own, and the clear errors for a broken set-up.
 #include <catch2/catch.hpp>
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -330,4 +331,26 @@ TEST_CASE("a confined program gets a clean environment: nothing of tito's but th
   CHECK(output.find("LC_TITO_TEST=kept") != std::string::npos);
   CHECK(output.find("TITO_GIVEN=given") != std::string::npos);
   CHECK(output.find("PATH=") != std::string::npos);
+}
+
+TEST_CASE("a confined program holds no descriptor but its output and what tito hands it", "[run][sandbox][confined]") {
+  REQUIRE_CONFINEMENT();
+  // Whatever tito holds or inherited (a CI runner's pipe, a terminal, a folder's descriptor, from which
+  // openat(fd, "..") leads outside) must not reach learner code: only 0-2 and the handed 3 may be open.
+  fs::path dir = scratch_dir("descriptors_held");
+  fs::create_directories(dir / "control");
+  // Two descriptors not close-on-exec, as inherited ones are: one among the numbers tito hands out, one above.
+  const int folder = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  const int inherited_low = fcntl(folder, F_DUPFD, 50), inherited_high = fcntl(folder, F_DUPFD, 150);
+  close(folder);
+  REQUIRE(inherited_low >= 50);
+  REQUIRE(inherited_high >= 150);
+  SandboxSpec spec = confined_shell("ls /proc/$$/fd", dir);  // the shell's own, listed by its child
+  spec.output_file = dir / "control" / "output.txt";
+  spec.descriptor_files[3] = dir / "control" / "events.txt";
+  SandboxResult result = sandboxed_run(spec);
+  close(inherited_low);
+  close(inherited_high);
+  CHECK(result.exit_code == 0);
+  CHECK(read_all(spec.output_file) == "0\n1\n2\n3\n");
 }

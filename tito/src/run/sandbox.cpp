@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <linux/capability.h>
+#include <linux/close_range.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/mount.h>
@@ -464,6 +465,23 @@ struct HandedDescriptor {
 };
 constexpr std::size_t kMaxHandedDescriptors = 8;
 
+// Nothing else tito holds, or inherited from whoever started it (a CI runner's pipes, a terminal),
+// reaches the program: 3 to 99 are closed but for the handed numbers, and from 100 up (tito's own
+// staged copies and the status pipe, which the namespace's first process still uses) close on exec.
+void keep_only_handed_descriptors(const std::vector<HandedDescriptor>& handed) {
+  for (int fd = STDERR_FILENO + 1; fd < 100; ++fd) {
+    bool keep = false;
+    for (std::size_t i = 0; i < handed.size() && i < kMaxHandedDescriptors; ++i) keep = keep || handed[i].as == fd;
+    if (!keep) close(fd);
+  }
+  if (close_range(100, ~0U, CLOSE_RANGE_CLOEXEC) == 0) return;
+  struct rlimit open_files {};
+  getrlimit(RLIMIT_NOFILE, &open_files);
+  const rlim_t last = open_files.rlim_cur < 65536 ? open_files.rlim_cur : 65536;
+  for (rlim_t fd = 100; fd < last; ++fd) fcntl(static_cast<int>(fd), F_SETFD, FD_CLOEXEC);
+}
+
+// `status_fd` is numbered from 100, above the handed descriptors' numbers.
 [[noreturn]] void run_child(const SandboxSpec& spec, const PreparedExec& exec, int output_fd, int status_fd,
                             const std::vector<HandedDescriptor>& handed) {
   setpgid(0, 0);  // its own process group, so the parent can kill everything it spawns
@@ -472,12 +490,19 @@ constexpr std::size_t kMaxHandedDescriptors = 8;
   int staged[kMaxHandedDescriptors];
   for (std::size_t i = 0; i < handed.size() && i < kMaxHandedDescriptors; ++i) staged[i] = fcntl(handed[i].fd, F_DUPFD_CLOEXEC, 100);
   output_fd = fcntl(output_fd, F_DUPFD_CLOEXEC, 100);
-  int null_fd = open("/dev/null", O_RDONLY);
-  if (null_fd >= 0) dup2(null_fd, STDIN_FILENO);
+  // Opened close-on-exec: only its copy as stdin reaches the program.
+  int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+  if (null_fd > STDIN_FILENO) {
+    dup2(null_fd, STDIN_FILENO);
+    close(null_fd);
+  } else if (null_fd == STDIN_FILENO) {
+    fcntl(null_fd, F_SETFD, 0);
+  }
   dup2(output_fd, STDOUT_FILENO);
   dup2(output_fd, STDERR_FILENO);
   for (std::size_t i = 0; i < handed.size() && i < kMaxHandedDescriptors; ++i)
     if (staged[i] < 0 || dup2(staged[i], handed[i].as) < 0) setup_failed("hand a file to the program");
+  keep_only_handed_descriptors(handed);
 
   if (exec.confine) {
     // Root needs no user namespace for the set-up (and keeps its access to the files to show); anyone
@@ -602,10 +627,23 @@ SandboxResult sandboxed_run(const SandboxSpec& spec) {
   // The namespace's first process writes the program's wait status here: the child tito waits for
   // is not the program itself.
   int status_pipe[2];
-  if (pipe2(status_pipe, O_CLOEXEC) != 0 || fcntl(status_pipe[0], F_SETFL, O_NONBLOCK) != 0) {
+  if (pipe2(status_pipe, O_CLOEXEC) != 0) {
     result.error = std::string("pipe failed: ") + std::strerror(errno);
     close(output_fd);
     close_handed();
+    return result;
+  }
+  for (int& end : status_pipe) {  // above the numbers handed to the program, which run_child closes
+    const int moved = fcntl(end, F_DUPFD_CLOEXEC, 100);
+    close(end);
+    end = moved;
+  }
+  if (status_pipe[0] < 0 || status_pipe[1] < 0 || fcntl(status_pipe[0], F_SETFL, O_NONBLOCK) != 0) {
+    result.error = std::string("pipe failed: ") + std::strerror(errno);
+    close(output_fd);
+    close_handed();
+    for (int end : status_pipe)
+      if (end >= 0) close(end);
     return result;
   }
 
