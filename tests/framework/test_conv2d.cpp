@@ -225,7 +225,7 @@ TEST_CASE("conv2d: backward computes only what is needed; its node and LibTorch'
   CHECK(torch::conv2d(x, w).grad_fn() == nullptr);
 }
 
-TEST_CASE("conv2d: results do not depend on the thread count", "[conv][autograd]") {
+TEST_CASE("conv2d: results do not depend on the thread count", "[conv][autograd][threads]") {
   // Big enough (64 x 1024 x 288 multiply-adds per GEMM) that the GEMMs use a second thread.
   torch::manual_seed(6);
   const Tensor x = torch::randn({2, 32, 32, 32}, torch::requires_grad());

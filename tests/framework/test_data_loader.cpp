@@ -204,7 +204,7 @@ TEST_CASE("a loader runs one epoch per range-for and reshuffles between epochs",
   CHECK_THROWS_WITH(*it, Catch::Contains("dereference the end"));
 }
 
-TEST_CASE("workers yield the same batches in the same order as the main thread", "[data][loader][workers]") {
+TEST_CASE("workers yield the same batches in the same order as the main thread", "[data][loader][workers][threads]") {
   for (size_t batch_size : {1, 4, 7}) {
     for (bool shuffle : {false, true}) {
       auto run = [&](size_t workers) {
@@ -230,7 +230,7 @@ TEST_CASE("workers yield the same batches in the same order as the main thread",
   }
 }
 
-TEST_CASE("workers really load ahead, on other threads", "[data][loader][workers]") {
+TEST_CASE("workers really load ahead, on other threads", "[data][loader][workers][threads]") {
   auto calls = std::make_shared<std::atomic<int>>(0);
   auto loader = data::make_data_loader<data::samplers::SequentialSampler>(
       SlowDataset(40, calls).map(data::transforms::Stack<>()), data::DataLoaderOptions(2).workers(2));
@@ -247,7 +247,7 @@ TEST_CASE("workers really load ahead, on other threads", "[data][loader][workers
   CHECK_THROWS_WITH(loader->begin(), Catch::Contains("another iterator is not yet exhausted"));
 }
 
-TEST_CASE("an exception in a worker reaches the loop at its batch", "[data][loader][workers]") {
+TEST_CASE("an exception in a worker reaches the loop at its batch", "[data][loader][workers][threads]") {
   for (size_t workers : {0, 2}) {
     auto loader = data::make_data_loader<data::samplers::SequentialSampler>(
         FailingDataset().map(data::transforms::Stack<>()), data::DataLoaderOptions(5).workers(workers));

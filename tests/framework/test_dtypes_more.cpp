@@ -284,3 +284,30 @@ TEST_CASE("the narrow dtypes survive torch::save and torch::load", "[dtypes_more
     CHECK(loaded.equal(t));
   }
 }
+
+TEST_CASE("floating values an integer dtype cannot hold convert as LibTorch converts them on x86-64",
+          "[dtypes_more][conversion]") {
+  // C++ leaves these conversions undefined (UBSan reports them); LibTorch 1.13 printed these values.
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const V inputs = {-1.7, 300.5, nan, -129.0, 3e9, -3e10, 1e30};
+  const double int32_min = std::numeric_limits<int32_t>::min();
+  const double int64_min = static_cast<double>(std::numeric_limits<int64_t>::min());
+  const std::vector<std::pair<torch::ScalarType, V>> expected = {
+      {torch::kByte, {255, 44, 0, 127, 0, 0, 0}},
+      {torch::kChar, {-1, 44, 0, 127, 0, 0, 0}},
+      {torch::kShort, {-1, 300, 0, -129, 0, 0, 0}},
+      {torch::kInt, {-1, 300, int32_min, -129, int32_min, int32_min, int32_min}},
+      {torch::kLong, {-1, 300, int64_min, -129, 3e9, -3e10, int64_min}}};
+  for (const auto source : {torch::kDouble, torch::kFloat}) {
+    const torch::Tensor x = torch::tensor(inputs, torch::kDouble).to(source);
+    for (auto [dtype, values_expected] : expected) {
+      INFO(c10::toString(source) << " -> " << c10::toString(dtype));
+      // -3e10 is -30000001024 in float, and int64 holds it exactly.
+      if (dtype == torch::kLong && source == torch::kFloat) values_expected[5] = static_cast<float>(-3e10);
+      CHECK(values(x.to(dtype).to(torch::kDouble)) == values_expected);
+      // The strided path (a transposed view) converts element by element too.
+      const torch::Tensor column = x.reshape({7, 1}).expand({7, 2}).t();
+      CHECK(values(column.to(dtype)[1].to(torch::kDouble)) == values_expected);
+    }
+  }
+}

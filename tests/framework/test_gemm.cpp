@@ -119,7 +119,7 @@ void for_each_kernel_and_thread_count(Body body) {
 
 }  // namespace
 
-TEST_CASE("gemm equals the triple loop on ragged shapes, every kernel, 1 and 2 threads", "[gemm]") {
+TEST_CASE("gemm equals the triple loop on ragged shapes, every kernel, 1 and 2 threads", "[gemm][threads]") {
   REQUIRE(torch::cpublas::available_float_kernels().back() == "generic");
   for_each_kernel_and_thread_count([](const std::string& label) {
     for (const Shape& s : kRaggedShapes) {
@@ -130,7 +130,7 @@ TEST_CASE("gemm equals the triple loop on ragged shapes, every kernel, 1 and 2 t
   });
 }
 
-TEST_CASE("gemm above the thread threshold splits rows between threads and still matches", "[gemm]") {
+TEST_CASE("gemm above the thread threshold splits rows between threads and still matches", "[gemm][threads]") {
   // 200 x 300 x 300 = 18M multiply-adds: above kGemmParallelThreshold, and 200 rows do not split
   // evenly into 2 threads' whole tiles.
   REQUIRE(200 * 300 * 300 >= torch::cpublas::kGemmParallelThreshold);
@@ -141,7 +141,7 @@ TEST_CASE("gemm above the thread threshold splits rows between threads and still
 }
 
 TEST_CASE("gemm on few rows (m = 1..7), k = 1, tile-sized and strided operands, every kernel, 1 and 2 threads",
-          "[gemm]") {
+          "[gemm][threads]") {
   // m <= kGemmFewRows reads A and B in place whatever the size (threads split C's columns above
   // kGemmParallelThreshold); m = 5..7 is a ragged edge of every tile. The attention-sized products
   // (64 x 64 x 32, 64 x 32 x 64) sit at the small-product bound, where the SIMD path declines

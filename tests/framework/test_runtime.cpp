@@ -19,7 +19,7 @@ struct ThreadCountGuard {
 };
 }  // namespace
 
-TEST_CASE("set_num_threads / get_num_threads, with LibTorch's error for a non-positive count", "[parallel]") {
+TEST_CASE("set_num_threads / get_num_threads, with LibTorch's error for a non-positive count", "[parallel][threads]") {
   ThreadCountGuard guard;
   REQUIRE(torch::get_num_threads() >= 1);
   torch::set_num_threads(3);
@@ -31,7 +31,7 @@ TEST_CASE("set_num_threads / get_num_threads, with LibTorch's error for a non-po
   REQUIRE(torch::get_thread_num() == 0);
 }
 
-TEST_CASE("parallel_for covers the range exactly once, in chunks of at least grain_size", "[parallel]") {
+TEST_CASE("parallel_for covers the range exactly once, in chunks of at least grain_size", "[parallel][threads]") {
   ThreadCountGuard guard;
   for (int threads : {1, 2, 4}) {
     torch::set_num_threads(threads);
@@ -52,7 +52,7 @@ TEST_CASE("parallel_for covers the range exactly once, in chunks of at least gra
   }
 }
 
-TEST_CASE("parallel_for runs on several threads, never nests, and rethrows a task's exception", "[parallel]") {
+TEST_CASE("parallel_for runs on several threads, never nests, and rethrows a task's exception", "[parallel][threads]") {
   ThreadCountGuard guard;
   torch::set_num_threads(2);
   std::atomic<int> inside{0}, nested_chunks{0}, bad_thread_num{0};
@@ -78,7 +78,7 @@ TEST_CASE("parallel_for runs on several threads, never nests, and rethrows a tas
   REQUIRE(total.load() == 10);
 }
 
-TEST_CASE("parallel_for: a thread that runs slow does not hold up the others", "[parallel]") {
+TEST_CASE("parallel_for: a thread that runs slow does not hold up the others", "[parallel][threads]") {
   // A region makes a few chunks per thread, claimed as threads come free: while the worker sleeps
   // in its first chunk (a core taken by another program), the caller's thread runs all the rest.
   ThreadCountGuard guard;
@@ -97,7 +97,7 @@ TEST_CASE("parallel_for: a thread that runs slow does not hold up the others", "
   REQUIRE(items_on_worker.load() <= 1);
 }
 
-TEST_CASE("parallel_for from two program threads at once: each range done once, no deadlock", "[parallel]") {
+TEST_CASE("parallel_for from two program threads at once: each range done once, no deadlock", "[parallel][threads]") {
   ThreadCountGuard guard;
   torch::set_num_threads(2);
   std::atomic<int64_t> sum_a{0}, sum_b{0};

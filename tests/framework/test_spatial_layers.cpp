@@ -97,7 +97,7 @@ TEST_CASE("pooling handles unbatched inputs, ceil_mode, dilation and the 1d form
   CHECK(values(nn::AdaptiveAvgPool1d(2)(counting({1, 1, 5}))) == Values{2, 4});  // windows [0, 3) and [2, 5)
 }
 
-TEST_CASE("max pooling splits a large batch between threads with the same values, indices and gradients") {
+TEST_CASE("max pooling splits a large batch between threads with the same values, indices and gradients", "[threads]") {
   // Above module 17's threshold (2^16 window taps) the batch is pooled in blocks of images, one
   // block per task; an odd batch makes the blocks uneven. Pooling is exact, so 1 and 2 threads agree
   // bit for bit, and the gradient of a sum of every output lands on each window's maximum.

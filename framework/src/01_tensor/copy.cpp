@@ -30,7 +30,7 @@ void copy_elements(const Tensor& dst, const Tensor& src) {
       const auto* bytes = reinterpret_cast<const uint8_t*>(src_data);
       for (int64_t i = 0, n = dst.numel(); i < n; ++i) dst_data[i] = static_cast<Dst>(bytes[i]);
     } else {
-      for (int64_t i = 0, n = dst.numel(); i < n; ++i) dst_data[i] = static_cast<Dst>(src_data[i]);
+      for (int64_t i = 0, n = dst.numel(); i < n; ++i) dst_data[i] = detail::convert<Dst>(src_data[i]);
     }
     return;
   }
@@ -54,7 +54,7 @@ void copy_elements(const Tensor& dst, const Tensor& src) {
   Dst* dst_data = static_cast<Dst*>(dst.data_ptr());
   const Src* src_data = static_cast<const Src*>(src.data_ptr());
   if (sizes.empty()) {  // one element
-    dst_data[0] = static_cast<Dst>(src_data[0]);
+    dst_data[0] = detail::convert<Dst>(src_data[0]);
     return;
   }
   const int64_t outer_dims = static_cast<int64_t>(sizes.size()) - 1;
@@ -69,7 +69,7 @@ void copy_elements(const Tensor& dst, const Tensor& src) {
     if (std::is_same_v<Dst, Src> && dst_step == 1 && src_step == 1) {
       std::memcpy(out, in, static_cast<size_t>(row) * sizeof(Dst));
     } else {
-      for (int64_t k = 0; k < row; ++k) out[k * dst_step] = static_cast<Dst>(in[k * src_step]);
+      for (int64_t k = 0; k < row; ++k) out[k * dst_step] = detail::convert<Dst>(in[k * src_step]);
     }
     for (int64_t d = outer_dims - 1; d >= 0; --d) {
       if (++index[d] < sizes[d]) {
@@ -151,7 +151,7 @@ ScalarType computation_type(ScalarType dtype) {
 void detail::fill_contiguous_with(const Tensor& t, const Scalar& value) {
   TT_DISPATCH_STORAGE_TYPES(t.scalar_type(), "fill_", [&] {
     const scalar_t converted = value.isIntegral(true) ? static_cast<scalar_t>(value.toLong())
-                                                      : static_cast<scalar_t>(value.toDouble());
+                                                      : detail::convert<scalar_t>(value.toDouble());
     scalar_t* data = static_cast<scalar_t*>(t.data_ptr());
     std::fill(data, data + t.numel(), converted);
   });
