@@ -246,7 +246,7 @@ TEST_CASE("sampling follows softmax(logits / temperature)", "[points=10][samplin
              Equals(doubles(only_possible, {rows, 1}).to(torch::kLong)));
 }
 
-TEST_CASE("top_k sampling keeps exactly the k most likely tokens", "[points=10][sampling]") {
+TEST_CASE("top_k sampling keeps the k most likely tokens and their ties", "[points=10][sampling]") {
   torch::manual_seed(static_cast<uint64_t>(random_int(0, 1 << 20)));
   const int64_t vocab = random_int(5, 8), k = random_int(2, vocab - 2), draws = 6000;
   // Distinct logits in a random order, close together, so every kept token is drawn often.
@@ -269,6 +269,16 @@ TEST_CASE("top_k sampling keeps exactly the k most likely tokens", "[points=10][
       CHECK(seen[c] == 0.0);
     }
   }
+  // The threshold is the k-th largest VALUE, so logits tied with it stay too and a row may keep more
+  // than k tokens (as nanoGPT and Hugging Face's top-k do): {0, 1, 1, 2} with k = 2 keeps 2 and both 1s.
+  const torch::Tensor tied = torch::tensor({0.0f, 1.0f, 1.0f, 2.0f}).unsqueeze(0);
+  const std::vector<double> tied_seen =
+      frequencies(models::sample_next_token(tied.expand({draws, 4}).contiguous(), 1.0, 2), 4);
+  const std::vector<double> tied_p = softmax_of({1.0, 1.0, 2.0});
+  INFO("logits {0, 1, 1, 2}, k = 2: drawn with frequencies " << tied_seen[0] << ", " << tied_seen[1] << ", "
+                                                             << tied_seen[2] << ", " << tied_seen[3]);
+  CHECK(tied_seen[0] == 0.0);
+  for (size_t c = 1; c < 4; ++c) CHECK(std::abs(tied_seen[c] - tied_p[c - 1]) < 0.03);
 }
 
 TEST_CASE("generate appends greedy tokens from the last position, cropping to max_seq_len", "[points=12][generate]") {

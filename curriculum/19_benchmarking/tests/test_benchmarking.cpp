@@ -134,23 +134,27 @@ TEST_CASE("mean and sample standard deviation of seeded times", "[points=10][sta
   CHECK(moved.stddev() == Approx(stddev).epsilon(1e-9));
 }
 
-TEST_CASE("nearest-rank percentiles as MLPerf reports them", "[points=10][statistics][percentile]") {
-  // {15, 20, 35, 40, 50} (given out of order): rank ceil(p n / 100), 1-based.
+TEST_CASE("percentiles as MLPerf's LoadGen reports them", "[points=10][statistics][percentile]") {
+  // {15, 20, 35, 40, 50} (given out of order): 0-based index floor(p n / 100), the last one at most.
   const std::vector<double> x{40, 15, 50, 35, 20};
-  CHECK(B::nearest_rank_percentile(x, 0) == 15);    // rank 1 at least
-  CHECK(B::nearest_rank_percentile(x, 5) == 15);    // ceil(0.25) = 1
-  CHECK(B::nearest_rank_percentile(x, 30) == 20);   // ceil(1.5) = 2
-  CHECK(B::nearest_rank_percentile(x, 40) == 20);   // exactly 2
-  CHECK(B::nearest_rank_percentile(x, 41) == 35);   // ceil(2.05) = 3
+  CHECK(B::nearest_rank_percentile(x, 0) == 15);    // index 0
+  CHECK(B::nearest_rank_percentile(x, 5) == 15);    // floor(0.25) = 0
+  CHECK(B::nearest_rank_percentile(x, 30) == 20);   // floor(1.5) = 1
+  CHECK(B::nearest_rank_percentile(x, 40) == 35);   // exactly 2 (the textbook nearest rank would say 20)
+  CHECK(B::nearest_rank_percentile(x, 41) == 35);   // floor(2.05) = 2
   CHECK(B::nearest_rank_percentile(x, 50) == 35);   // the median of an odd count
-  CHECK(B::nearest_rank_percentile(x, 100) == 50);
-  // 1..10: p90 is the 9th value, p50 the 5th (numpy's interpolation would say 9.1 and 5.5).
+  CHECK(B::nearest_rank_percentile(x, 100) == 50);  // index 5 is past the end: the largest
+  // 1..10: p90 is the 10th value, p50 the 6th (numpy's interpolation would say 9.1 and 5.5).
   const std::vector<double> ten{7, 3, 10, 1, 9, 2, 8, 4, 6, 5};
-  CHECK(B::nearest_rank_percentile(ten, 90) == 9);
-  CHECK(B::nearest_rank_percentile(ten, 50) == 5);
+  CHECK(B::nearest_rank_percentile(ten, 90) == 10);
+  CHECK(B::nearest_rank_percentile(ten, 50) == 6);
   CHECK(B::nearest_rank_percentile(ten, 99) == 10);
+  // p / 100 * n would give 28.999999999999996 here, and index 28.
+  std::vector<double> hundred(100);
+  for (size_t i = 0; i < hundred.size(); ++i) hundred[i] = static_cast<double>(99 - i);
+  CHECK(B::nearest_rank_percentile(hundred, 29) == 29);
 
-  // Seeded samples: the oracle sorts and takes rank (p n + 99) / 100 in integer arithmetic.
+  // Seeded samples: the oracle sorts and takes index p n / 100 in integer arithmetic.
   const int64_t n = random_int(20, 200);
   const std::vector<double> samples = random_samples(n, 0, 8);
   std::vector<double> sorted = samples;
@@ -158,7 +162,7 @@ TEST_CASE("nearest-rank percentiles as MLPerf reports them", "[points=10][statis
   std::vector<double> got, expected;
   for (int64_t p : {1, 10, 25, 50, 75, 90, 95, 99, 100}) {
     got.push_back(B::nearest_rank_percentile(samples, static_cast<double>(p)));
-    expected.push_back(sorted[static_cast<size_t>(std::max<int64_t>(1, (p * n + 99) / 100) - 1)]);
+    expected.push_back(sorted[static_cast<size_t>(std::min<int64_t>(n - 1, p * n / 100))]);
   }
   INFO("n = " << n);
   CHECK_THAT(doubles(got), AllClose(doubles(expected), 0, 0));

@@ -79,9 +79,9 @@ constexpr int64_t kSmallGemmMaxMultiplyAdds = int64_t{1} << 17;
 // micro-kernel tile of MR rows would be mostly padding.
 constexpr int64_t kGemmFewRows = 4;
 
-// Products with fewer multiply-adds (m * n * k) than this run on one thread. 2^22 multiply-adds take
-// about 25 us on one core at 170 GFLOP/s, several times what waking a sleeping worker costs (5-20 us
-// on Linux), so a second thread can only pay off above it.
+// Products with fewer multiply-adds (m * n * k) than this run on one thread. 2^22 multiply-adds are
+// 8.4 MFLOP: about 50 us on one core at 170 GFLOP/s, 170 us at 50, several times what waking a sleeping
+// worker costs (5-20 us on Linux), so a second thread can only pay off above it.
 constexpr int64_t kGemmParallelThreshold = int64_t{1} << 22;
 
 // ---- The instructor's extra (reference library only; empty in every learner build) ----

@@ -1,7 +1,7 @@
 // Module 09 (Convolutions), lesson section "7. Batch normalisation".
 // The given code (batch_norm.cpp) has checked the shapes with LibTorch's messages and made input and
-// grad_output contiguous. Element [n][c][s] of the (N, C, S) view is at (n C + c) S + s; each channel
-// has M = N S values. Accumulate sums in double: a float sum of a million values loses digits.
+// grad_output contiguous, viewed as row-major (N, C, S) with S = H W; each channel has M = N S values.
+// Accumulate sums in double: a float sum of a million values loses digits.
 #include <cmath>
 
 #include "tinytorch/spatial_kernels.h"
@@ -12,13 +12,12 @@
 namespace tinytorch {
 namespace native {
 
-// TODO: batch_norm_loops -- normalise every channel (section 7).
-//   Training: mean = sum / M and biased var = sum of (x - mean)^2 / M over the channel's M values;
-//   invstd = 1 / sqrt(var + eps); out = (x - mean) invstd weight[c] + bias[c]. If the running stats
-//   are defined, update them in place, LibTorch's way: running_mean = (1 - momentum) running_mean +
-//   momentum mean, and running_var alike but with the UNBIASED variance, var M / (M - 1).
-//   Evaluation: normalise with running_mean and invstd = 1 / sqrt(running_var + eps); change nothing.
-//   Return (out, mean, invstd), mean and invstd (C) tensors of input's dtype.
+// TODO: batch_norm_loops(input, weight, bias, running_mean, running_var, training, momentum, eps)
+//   -> (out, mean, invstd): out shaped like input, mean and invstd (C) tensors of input's dtype
+//   (section 7). Training: normalise each channel with its batch statistics and, when the running
+//   statistics are defined, update them in place as LibTorch does (section 7 says which variance
+//   each use takes). Evaluation: normalise with the running statistics and change nothing.
+//   weight and bias may be undefined (then 1 and 0).
 //   Example: one channel [1, 2, 3, 4] in training, eps 0: mean 2.5, var 1.25, out ~[-1.342, -0.447,
 //   0.447, 1.342]; running_mean 0 -> 0.25 and running_var 1 -> 0.9 + 0.1 x 5/3 = 1.0667 (momentum 0.1).
 std::tuple<Tensor, Tensor, Tensor> batch_norm_loops(const Tensor& input, const Tensor& weight, const Tensor& bias,
@@ -79,13 +78,11 @@ std::tuple<Tensor, Tensor, Tensor> batch_norm_loops(const Tensor& input, const T
   return {output, mean, invstd};
 }
 
-// TODO: batch_norm_backward_loops -- the gradients of out = xhat weight + bias, xhat = (x - mean)
-//   invstd (section 7), per channel with g = grad_output:
-//     grad_bias = sum of g;   grad_weight = sum of g xhat;
-//   evaluation (mean and invstd are constants): grad_input = g weight invstd;
-//   training (mean and invstd depend on every x of the channel):
-//     grad_input = weight invstd (g - sum(g) / M - xhat sum(g xhat) / M).
-//   weight undefined counts as 1. Fill only what output_mask asks for (undefined otherwise).
+// TODO: batch_norm_backward_loops(grad_output, input, weight, mean, invstd, training, output_mask)
+//   -> (grad_input, grad_weight, grad_bias), shaped like input, (C) and (C): the gradients of
+//   batch_norm_loops given the mean and invstd it returned (section 7). In training the statistics
+//   depend on the input, in evaluation they are constants: the two modes differ. weight undefined
+//   counts as 1. The given code allocated the gradients output_mask asks for; the rest stay undefined.
 std::tuple<Tensor, Tensor, Tensor> batch_norm_backward_loops(const Tensor& grad_output, const Tensor& input,
                                                              const Tensor& weight, const Tensor& mean,
                                                              const Tensor& invstd, bool training,

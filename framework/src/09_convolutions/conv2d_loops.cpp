@@ -3,9 +3,9 @@
 // The given code (conv2d.cpp) has already checked every shape with LibTorch's messages, made input,
 // weight and bias contiguous, and worked out the geometry g (tinytorch/spatial_kernels.h: sizes, stride,
 // padding, dilation, groups, output size from your conv_output_size). Positions outside the image
-// (the zero padding) are never stored: a tap that lands there contributes 0, so skip it.
-// Tensors are read through raw pointers: element [n][c][y][x] of a contiguous (N, C, H, W) tensor is
-// at ((n C + c) H + y) W + x.
+// (the zero padding) are never stored: a tap that lands there contributes 0.
+// Tensors are read through raw pointers into contiguous, row-major (N, C, H, W) storage (module 01's
+// strides); grad_output in the backward is the exception (see there).
 #include "tinytorch/spatial_kernels.h"
 #include "tinytorch/dispatch.h"
 #include "tinytorch/factories.h"
@@ -14,9 +14,9 @@
 namespace tinytorch {
 namespace native {
 
-// TODO: conv_output_size -- how many kernel placements fit (lesson section 2).
-//   The kernel covers dilation * (kernel - 1) + 1 input positions; the padded input has
-//   input + 2 * padding; the kernel moves by stride. Examples: (32, k3, s1, p1, d1) -> 32;
+// TODO: conv_output_size(input, kernel, stride, padding, dilation) -> the number of kernel
+//   placements along one dimension, LibTorch's output size (lesson section 2). All arguments are
+//   valid (checked by the caller; stride and dilation >= 1). Examples: (32, k3, s1, p1, d1) -> 32;
 //   (32, k3, s1, p0, d1) -> 30; (32, k3, s2, p1, d1) -> 16; (7, k3, s2, p0, d1) -> 3; (7, k3, s1, p0, d2) -> 3.
 int64_t conv_output_size(int64_t input, int64_t kernel, int64_t stride, int64_t padding, int64_t dilation) {
   // BEGIN SOLUTION name="tinytorch::native::conv_output_size" lesson="2. Output size"
@@ -24,12 +24,12 @@ int64_t conv_output_size(int64_t input, int64_t kernel, int64_t stride, int64_t 
   // END SOLUTION
 }
 
-// TODO: conv2d_reference -- the convolution by its definition, seven loops (lesson section 3):
-//   out[n][o][y][x] = bias[o] + sum over c < g.group_in, i < kh, j < kw of
-//       input[n][first + c][y stride_h + i dilation_h - pad_h][x stride_w + j dilation_w - pad_w] * weight[o][c][i][j]
-//   where first = (o / g.group_out) * g.group_in is the first input channel of o's group (0 when
-//   groups = 1), and a tap outside the image counts as 0. bias is undefined when the layer has none.
-//   Returns a new (N, O, OH, OW) tensor of input's dtype (TT_DISPATCH_FLOATING_TYPES gives scalar_t).
+// TODO: conv2d_reference(input (N, C, H, W), weight (O, C / groups, kh, kw), bias (O) or undefined,
+//   params) -> a new (N, O, g.out_h, g.out_w) tensor of input's dtype: the convolution by its
+//   definition (lesson section 3, "The seven loops"), with stride, padding, dilation and groups as
+//   LibTorch applies them (output channel o sees only the input channels of its group). Any floating
+//   dtype (TT_DISPATCH_FLOATING_TYPES gives scalar_t). Throws nothing: the caller checked the shapes.
+//   Example: section 3's first worked example gives out[0][0] = 6.
 Tensor conv2d_reference(const Tensor& input, const Tensor& weight, const Tensor& bias, const Conv2dParams& params) {
   const Conv2dGeometry g = geometry_of(input, weight, params);
   Tensor output = empty({g.batch, g.out_channels, g.out_h, g.out_w}, input.options());
@@ -67,13 +67,12 @@ Tensor conv2d_reference(const Tensor& input, const Tensor& weight, const Tensor&
   return output;
 }
 
-// TODO: conv2d_backward_reference -- the gradients by the forward's loops (lesson section 4).
-//   Every product input[pixel] * weight[tap] that went into out[n][o][y][x] sends
-//   grad = grad_output[n][o][y][x] back: grad_input[pixel] += grad * weight[tap] and
-//   grad_weight[tap] += grad * input[pixel]; and grad_bias[o] += grad. Fill only the gradients whose
-//   output_mask entry is true (the others stay undefined, and cost nothing). grad_output may be
-//   non-contiguous (the gradient of out.sum() is one number expanded): read it through its strides,
-//   element [n][o][y][x] at n stride(0) + o stride(1) + y stride(2) + x stride(3).
+// TODO: conv2d_backward_reference(grad_output (N, O, OH, OW), input, weight, params, output_mask)
+//   -> (grad_input, grad_weight, grad_bias), shaped like input, weight and (O), in input's dtype: the
+//   gradients of conv2d_reference (lesson section 4, "Backward through the loops"). Only the
+//   gradients whose output_mask entry is true are filled (the given code zero-initialised them);
+//   the others stay undefined. grad_output may be non-contiguous (the gradient of out.sum() is one
+//   number expanded, every stride 0): read it through its strides.
 std::tuple<Tensor, Tensor, Tensor> conv2d_backward_reference(const Tensor& grad_output, const Tensor& input_,
                                                              const Tensor& weight_, const Conv2dParams& params,
                                                              const std::array<bool, 3>& output_mask) {

@@ -1,9 +1,8 @@
 // Module 09 (Convolutions), lesson section "6. Pooling".
 // The given code (pooling.cpp) has checked the shapes with LibTorch's messages, made the input a
 // contiguous (N, C, H, W) tensor of a floating dtype and worked out the geometry g
-// (tinytorch/spatial_kernels.h), output size included. Window (y, x) of a plane covers input rows
-// y stride_h - pad_h + i dilation_h for i < kernel_h (columns alike); rows and columns outside the
-// image are padding.
+// (tinytorch/spatial_kernels.h), output size included. Windows are placed as the convolution's
+// (section 3: stride, padding, dilation); rows and columns outside the image are padding, never stored.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -17,10 +16,10 @@
 namespace tinytorch {
 namespace native {
 
-// TODO: max_pool2d_loops -- the largest value of each window, and where it was (section 6).
-//   Padding is never the maximum (LibTorch pads max pooling with -infinity): look only at taps
-//   inside the image. On a tie keep the first position met (row by row); a NaN wins (LibTorch
-//   propagates it). Write output[n][c][y][x] and indices[n][c][y][x] = row W + column.
+// TODO: max_pool2d_loops(input, g) -> (output, indices), both (N, C, out_h, out_w): the largest
+//   value of each window, and its position within its (H, W) plane as a flat row-major index
+//   (section 6). LibTorch's rules: padding is never the maximum (it counts as -infinity); on a tie
+//   the first position met row by row wins; a NaN wins (it propagates).
 //   Example: 1..16 as a 4 x 4 image, kernel 2, stride 2 -> [[6, 8], [14, 16]], indices [[5, 7], [13, 15]].
 //   Once module 17 is in your build, large batches reach this function (and the backward below) in
 //   blocks of images, from several threads at once: keep every variable local (no `static`).
@@ -85,10 +84,9 @@ std::tuple<Tensor, Tensor> max_pool2d_loops(const Tensor& input, const Pool2dGeo
   return {output, indices};
 }
 
-// TODO: max_pool2d_backward_loops -- only the maximum of a window influenced its output, so only it
-//   gets that output's gradient: grad_input[n][c] at indices[n][c][y][x] += grad_output[n][c][y][x]
-//   ("+=": overlapping windows can pick the same input). Everything else in the window gets 0.
-//   grad_output is contiguous here.
+// TODO: max_pool2d_backward_loops(grad_output, indices, g) -> grad_input (N, C, H, W), the
+//   gradient of max_pool2d_loops (section 6) given the indices it returned. Overlapping windows can
+//   pick the same input as their maximum. grad_output is contiguous here.
 Tensor max_pool2d_backward_loops(const Tensor& grad_output, const Tensor& indices, const Pool2dGeometry& g) {
   Tensor grad_input = zeros({g.batch, g.channels, g.height, g.width}, grad_output.options());
   // BEGIN SOLUTION name="tinytorch::native::max_pool2d_backward_loops" lesson="6. Pooling"
@@ -109,11 +107,10 @@ Tensor max_pool2d_backward_loops(const Tensor& grad_output, const Tensor& indice
   return grad_input;
 }
 
-// TODO: avg_pool2d_loops -- the mean of each window (section 6), LibTorch's way at the borders:
-//   the window spans rows [y stride_h - pad_h, that + kernel_h) clipped to [-pad_h, H + pad_h) (and
-//   columns alike); its size counting padding is pool_size. Sum only the taps inside the image and
-//   divide by g.divisor_override if it is not 0, else by pool_size if g.count_include_pad, else by
-//   the number of taps inside the image. Example: 1..16 as 4 x 4, kernel 2 -> [[3.5, 5.5], [11.5, 13.5]].
+// TODO: avg_pool2d_loops(input, g) -> output (N, C, out_h, out_w): the mean of each window
+//   (section 6), LibTorch's way at the borders: g.divisor_override (when not 0), g.count_include_pad
+//   and a window that reaches past the padded image each change the divisor, as section 6 explains.
+//   Example: 1..16 as 4 x 4, kernel 2 -> [[3.5, 5.5], [11.5, 13.5]].
 Tensor avg_pool2d_loops(const Tensor& input, const Pool2dGeometry& g) {
   Tensor output = empty({g.batch, g.channels, g.out_h, g.out_w}, input.options());
   // BEGIN SOLUTION name="tinytorch::native::avg_pool2d_loops" lesson="6. Pooling"
@@ -148,10 +145,9 @@ Tensor avg_pool2d_loops(const Tensor& input, const Pool2dGeometry& g) {
   return output;
 }
 
-// TODO: avg_pool2d_backward_loops -- output (y, x) was sum / divisor over its window, so every
-//   input inside that window gets grad_output[n][c][y][x] / divisor (the same window and divisor as
-//   the forward; "+=": windows overlap when the stride is smaller than the kernel). grad_output is
-//   contiguous here.
+// TODO: avg_pool2d_backward_loops(grad_output, g) -> grad_input (N, C, H, W), the gradient of
+//   avg_pool2d_loops with the same windows and divisors (section 6). Windows overlap when the stride
+//   is smaller than the kernel. grad_output is contiguous here.
 Tensor avg_pool2d_backward_loops(const Tensor& grad_output, const Pool2dGeometry& g) {
   Tensor grad_input = zeros({g.batch, g.channels, g.height, g.width}, grad_output.options());
   // BEGIN SOLUTION name="tinytorch::native::avg_pool2d_backward_loops" lesson="6. Pooling"

@@ -12,9 +12,9 @@
 namespace tinytorch {
 namespace text {
 
-// TODO: count_pairs -- for every word w and every position i with a next token, the pair
-//   (words[w][i], words[w][i + 1]) occurs counts[w] more times (section 4). A word of n tokens has
-//   n - 1 pairs; overlapping pairs all count ({a, a, a} holds (a, a) twice). No pair: an empty map.
+// TODO: count_pairs(words, counts) -> how many times each adjacent pair of tokens occurs in the
+//   corpus, where word w occurs counts[w] times (section 4). Overlapping pairs all count ({a, a, a}
+//   holds (a, a) twice); empty and one-token words hold none. No pair: an empty map.
 //   Example: words {h, e, l, l, o} x3 and {h, e, l, p} x1 -> (h, e): 4, (e, l): 4, (l, l): 3,
 //   (l, o): 3, (l, p): 1.
 std::map<TokenPair, int64_t> count_pairs(const std::vector<std::vector<int64_t>>& words,
@@ -29,9 +29,9 @@ std::map<TokenPair, int64_t> count_pairs(const std::vector<std::vector<int64_t>>
   return pair_counts;
 }
 
-// TODO: merge_pair -- scan left to right; where tokens[i], tokens[i + 1] is the pair, write new_id
-//   and move on past both; elsewhere copy tokens[i] (section 5). A token takes part in one merge at
-//   most, so {a, a, a} merging (a, a) into X gives {X, a}, and {a, a, a, a} gives {X, X}.
+// TODO: merge_pair(tokens, pair, new_id) -> tokens with the occurrences of pair replaced by new_id,
+//   leftmost first (section 5). A token takes part in one merge at most, so {a, a, a} merging (a, a)
+//   into X gives {X, a}, and {a, a, a, a} gives {X, X}. tokens is not changed.
 //   Example: {h, e, l, l, o} merging (l, l) into 300 -> {h, e, 300, o}.
 std::vector<int64_t> merge_pair(const std::vector<int64_t>& tokens, TokenPair pair, int64_t new_id) {
   std::vector<int64_t> merged;
@@ -51,11 +51,11 @@ std::vector<int64_t> merge_pair(const std::vector<int64_t>& tokens, TokenPair pa
   return merged;
 }
 
-// TODO: BPETokenizer::encode_word -- start from the word's bytes (ids 0-255: read each char as
-//   unsigned char). Then, while some adjacent pair has been learned, take the pair of the lowest rank
-//   (merge_rank_ maps a learned pair to its rank r; it made the id kByteTokens + r) and merge it
-//   everywhere in the word with merge_pair. Training merged in rank order, so this reproduces what
-//   training made of the word (section 6).
+// TODO: BPETokenizer::encode_word(word) -> the ids training would have made of this word: its
+//   bytes as ids 0-255 (every byte, valid UTF-8 or not), with the learned merges applied in the order
+//   they were learned, until no adjacent pair is a learned merge (section 6). merge_rank_ maps a
+//   learned pair to its rank r, and merge r made the id kByteTokens + r. Depends on nothing but the
+//   merges.
 //   Example: merges (a, b) -> 256, (256, c) -> 257: "abcab" -> {97, 98, 99, 97, 98} -> {256, 99, 256}
 //   -> {257, 256}.
 std::vector<int64_t> BPETokenizer::encode_word(const std::string& word) const {

@@ -13,12 +13,12 @@
 namespace tinytorch {
 namespace text {
 
-// TODO: utf8_characters -- cut a text into its characters (section 2). The first byte of a UTF-8
-//   sequence says how long it is: 0x00-0x7F one byte; 0xC2-0xDF two; 0xE0-0xEF three; 0xF0-0xF4
-//   four; the bytes after the first must each be a continuation byte 0x80-0xBF. A byte that does not
-//   start such a complete sequence (a stray continuation byte, 0xC0, 0xC1, 0xF5-0xFF, a sequence cut
-//   short) is a character of one byte on its own, and the next character starts right after it.
-//   Read bytes as unsigned char: on x86 a plain char is negative above 0x7F.
+// TODO: utf8_characters(text) -> its characters in order, each a std::string of its bytes
+//   (section 2). A complete, valid UTF-8 sequence (section 2's table of lead and continuation bytes)
+//   is one character; a byte that does not start one (a stray continuation byte, 0xC0, 0xC1,
+//   0xF5-0xFF, a sequence cut short) is a character of one byte on its own. No byte is lost:
+//   joining the result gives text back. Throws nothing. Bytes are unsigned: on x86 a plain char is
+//   negative above 0x7F.
 //   Example: "h\xC3\xA9!" (hé!) -> {"h", "\xC3\xA9", "!"}; "\xC3!" -> {"\xC3", "!"}.
 std::vector<std::string> utf8_characters(const std::string& text) {
   std::vector<std::string> characters;
@@ -43,9 +43,9 @@ std::vector<std::string> utf8_characters(const std::string& text) {
   return characters;
 }
 
-// TODO: CharTokenizer::build_vocab -- after "<UNK>" and the special tokens, every distinct
-//   character of every text of the corpus, once, in byte order (std::set<std::string> keeps that
-//   order); skip a character that is already a special token. (section 3)
+// TODO: CharTokenizer::build_vocab(corpus) -- vocab_ becomes "<UNK>" and the special tokens (kept
+//   from the given resize), then every distinct character of every text of the corpus, once, in
+//   byte order; a character that is already a special token is not added twice. (section 3)
 //   Example: {"hello", "world"} -> <UNK>, d, e, h, l, o, r, w (vocab_size 8).
 void CharTokenizer::build_vocab(const std::vector<std::string>& corpus) {
   vocab_.resize(static_cast<size_t>(1 + special_.size()));  // "<UNK>" and the special tokens stay

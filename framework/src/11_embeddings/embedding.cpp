@@ -23,7 +23,7 @@
 namespace tinytorch {
 namespace {
 
-// LibTorch's checkScalarTypes for an index argument (kInt is also allowed there; TinyTorch has no kInt).
+// LibTorch's checkScalarTypes for an index argument (LibTorch also allows kInt; ours takes kLong only).
 void check_index_dtype(const Tensor& indices, int argument, const char* name, const char* op) {
   TT_CHECK(indices.scalar_type() == kLong, "Expected tensor for argument #", argument, " '", name,
            "' to have one of the following scalar types: Long, Int; but got ", indices.toString(),

@@ -1,7 +1,7 @@
 // Module 11 (Embeddings), lesson sections "2. The lookup" and "3. The gradient is a scatter-add".
 // The given code (embedding.cpp) has already checked the indices with LibTorch's messages (kLong,
 // every entry in [0, V)), flattened them to (n) and made weight and grad_output contiguous. Rows are
-// read through raw pointers: element [r][c] of a contiguous (R, d) tensor is at r d + c.
+// read through raw pointers into row-major storage (module 01's strides).
 #include "tinytorch/embedding_kernels.h"
 #include "tinytorch/factories.h"
 #include "tinytorch/kernels.h"
@@ -9,8 +9,8 @@
 namespace tinytorch {
 namespace native {
 
-// TODO: embedding_lookup -- copy row indices[i] of weight (V, d) into row i of out (n, d) (section 2).
-//   Nothing is computed: each index moves d numbers. Example: weight [[0, 1], [2, 3], [4, 5]],
+// TODO: embedding_lookup(weight (V, d), indices (n) kLong, all valid) -> out (n, d) of weight's
+//   dtype whose row i equals weight's row indices[i] (section 2). Example: weight [[0, 1], [2, 3], [4, 5]],
 //   indices [2, 0, 2] -> out [[4, 5], [0, 1], [4, 5]].
 Tensor embedding_lookup(const Tensor& weight, const Tensor& indices) {
   Tensor out = empty({indices.numel(), weight.size(1)}, weight.options());
@@ -29,10 +29,10 @@ Tensor embedding_lookup(const Tensor& weight, const Tensor& indices) {
   return out;
 }
 
-// TODO: embedding_backward_scatter -- the lookup's gradient (section 3). Row i of the output was a
-//   copy of row indices[i] of the weight, so row i of grad_output belongs to that weight row: ADD it
-//   there (an index that occurs twice was used twice and gets both rows: assigning keeps only the
-//   last). The row padding_idx gets nothing, so padding never learns. Example: indices [0, 2, 0],
+// TODO: embedding_backward_scatter(grad_output (n, d), indices (n), num_weights V, padding_idx)
+//   -> grad_weight (V, d), the gradient of embedding_lookup with respect to weight (section 3): every
+//   occurrence of an index contributes, and rows no index used stay zero. The row padding_idx
+//   (already wrapped into [0, V); -1 when there is none) gets nothing, so padding never learns. Example: indices [0, 2, 0],
 //   grad_output all ones (3, 2) -> grad_weight [[2, 2], [0, 0], [1, 1]] for V = 3.
 Tensor embedding_backward_scatter(const Tensor& grad_output, const Tensor& indices, int64_t num_weights,
                                   int64_t padding_idx) {

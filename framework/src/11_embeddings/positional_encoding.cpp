@@ -10,10 +10,10 @@
 namespace tinytorch {
 namespace native {
 
-// TODO: sinusoidal_table -- Vaswani et al.'s table, (max_len, dim) in float (section 5):
-//   table[pos][2i] = sin(pos / 10000^(2i / dim)) and table[pos][2i + 1] = cos(pos / 10000^(2i / dim)),
-//   the pair (2i, 2i + 1) sharing one frequency; an odd dim ends with a sine column. Work in double
-//   and store float. Row 0 is [0, 1, 0, 1, ...]; the first pair turns fastest (one radian per position).
+// TODO: sinusoidal_table(max_len, dim) -> Vaswani et al.'s table as section 5 defines it, a
+//   (max_len, dim) kFloat tensor: row pos encodes position pos, each pair of columns (sine, cosine)
+//   sharing one frequency; an odd dim ends with a sine column. Accurate to float rounding (work in
+//   double). Row 0 is [0, 1, 0, 1, ...]; the first pair turns fastest (one radian per position).
 Tensor sinusoidal_table(int64_t max_len, int64_t dim) {
   Tensor table = empty({max_len, dim}, kFloat);
   // BEGIN SOLUTION name="tinytorch::native::sinusoidal_table" lesson="5. Sinusoidal positions"
@@ -33,9 +33,10 @@ Tensor sinusoidal_table(int64_t max_len, int64_t dim) {
 
 namespace nn {
 
-// TODO: SinusoidalPositionalEncodingImpl::forward -- input (..., T, d) (T = input.size(-2)) plus the table's rows
-//   start_pos, ..., start_pos + T - 1 (section 5): a (T, d) slice that broadcasts over the leading
-//   dims. Slice with table.narrow (a view; no copy), so generation at position t reads row t.
+// TODO: SinusoidalPositionalEncodingImpl::forward(input (..., T, d), start_pos) -> input plus the
+//   encodings of positions start_pos, ..., start_pos + T - 1, row t getting position start_pos + t,
+//   broadcast over the leading dims (section 5). Copies no part of the table. The given check has
+//   already rejected a start_pos + T beyond max_len.
 Tensor SinusoidalPositionalEncodingImpl::forward(const Tensor& input, int64_t start_pos) {
   native::check_positional_input(input, start_pos, options.max_len(), options.embedding_dim(),
                                  "SinusoidalPositionalEncoding");
@@ -45,10 +46,10 @@ Tensor SinusoidalPositionalEncodingImpl::forward(const Tensor& input, int64_t st
   // END SOLUTION
 }
 
-// TODO: LearnedPositionalEmbeddingImpl::forward -- input (..., T, d) plus the learned vectors of
-//   positions start_pos, ..., start_pos + T - 1 (section 6): look them up with `embedding`, an
-//   nn::Embedding whose "tokens" are positions (torch::arange makes the Long positions), so that
-//   the gradient reaches exactly the rows used.
+// TODO: LearnedPositionalEmbeddingImpl::forward(input (..., T, d), start_pos) -> input plus the
+//   learned vectors of positions start_pos, ..., start_pos + T - 1 from the member `embedding` (an
+//   nn::Embedding whose "tokens" are positions), broadcast over the leading dims (section 6). The
+//   result stays in the graph: the gradient reaches the input and exactly the table rows used.
 Tensor LearnedPositionalEmbeddingImpl::forward(const Tensor& input, int64_t start_pos) {
   native::check_positional_input(input, start_pos, options.max_len(), options.embedding_dim(),
                                  "LearnedPositionalEmbedding");

@@ -18,19 +18,18 @@
 namespace tinytorch {
 namespace native {
 
-// TODO: scaled_dot_product_attention_math -- (output, weights) for one batch of queries (sections 2-4).
-//   1. scores (*, L, S) = query key^T * scale: score[i][j] says how well query i matches key j.
-//   2. Masks, so that a query gets no weight on a key it may not see:
-//      - is_causal: query i sees keys 0..i only (key j > i is the future): score -inf there.
-//      - a kBool attn_mask: true = the pair takes part; where it is false the score becomes -inf.
-//      - any other attn_mask: added to the scores (it holds 0 or -inf, or any bias).
-//   3. weights = softmax of the scores over the keys (the last dim): each row sums to 1.
-//      A row whose scores are all -inf (a query with no key to see) gets all-zero weights, not the
-//      NaN a plain softmax gives (exp(-inf) / 0): PyTorch's behaviour since 2.5.
-//   4. Dropout: when dropout_p > 0, weights = tinytorch::dropout(weights, dropout_p, true).
-//   5. output (*, L, Ev) = weights value. Return {output, weights}.
-//   Example: one query [1, 0], keys [[1, 0], [0, 1]], values [[10], [20]], scale 1:
-//   scores [1, 0], weights [e/(e+1), 1/(e+1)] = [0.731, 0.269], output [12.69].
+// TODO: scaled_dot_product_attention_math(query, key, value, attn_mask, dropout_p, is_causal, scale)
+//   -> {output (*, L, Ev), weights (*, L, S)}, in query's dtype: section 3's scaled dot-product
+//   attention, with the scores multiplied by `scale` as given. Each row of weights (one query) sums
+//   to 1 over the keys, except as the masks below say (section 4, PyTorch 2.x's conventions):
+//   - is_causal: query i sees keys 0..i only.
+//   - a kBool attn_mask: true = the pair takes part; a false pair gets weight exactly 0.
+//   - any other attn_mask: added to the scores before the softmax (0 keeps, -inf removes, or a bias).
+//   A query that may see no key gets all-zero weights and output, with a finite gradient (PyTorch
+//   2.5+), not NaN. When dropout_p > 0, the weights go through tinytorch::dropout(weights,
+//   dropout_p, true). Differentiable through autograd (section 5): tensor ops only.
+//   Example: one query [1, 0], keys [[1, 0], [0, 1]], values [[10], [20]]: with scale 1, weights
+//   [0.731, 0.269] and output [12.69]; with scale 1/sqrt(2), weights [0.670, 0.330].
 std::tuple<Tensor, Tensor> scaled_dot_product_attention_math(const Tensor& query, const Tensor& key,
                                                              const Tensor& value, const Tensor& attn_mask,
                                                              double dropout_p, bool is_causal, double scale) {
@@ -59,10 +58,9 @@ std::tuple<Tensor, Tensor> scaled_dot_product_attention_math(const Tensor& query
   // END SOLUTION
 }
 
-// TODO: split_heads -- (L, N, E) -> (N, num_heads, L, E / num_heads) (section 6).
-//   Head h owns features h * D .. h * D + D - 1 of every position (D = E / num_heads):
-//   out[n][h][l][d] = x[l][n][h * D + d]. Split the last dim into (num_heads, D), then put the dims
-//   in the order (N, H, L, D). Views are enough; no copy is needed.
+// TODO: split_heads(x (L, N, E), num_heads H) -> (N, H, L, D) with D = E / H (section 6): head h
+//   gets features h * D .. h * D + D - 1 of every position, in order (the lesson's formula). A view
+//   of x is enough; E is divisible by H (checked by the caller).
 Tensor split_heads(const Tensor& x, int64_t num_heads) {
   // BEGIN SOLUTION name="tinytorch::native::split_heads" lesson="6. Many heads at once"
   const int64_t length = x.size(0), batch = x.size(1), head_dim = x.size(2) / num_heads;
@@ -70,8 +68,9 @@ Tensor split_heads(const Tensor& x, int64_t num_heads) {
   // END SOLUTION
 }
 
-// TODO: merge_heads -- the inverse of split_heads: (N, H, L, D) -> (L, N, H * D), out[l][n][h * D + d]
-//   = heads[n][h][l][d]: the heads' outputs side by side, head 0's D features first (section 6).
+// TODO: merge_heads(heads (N, H, L, D)) -> (L, N, H * D), the exact inverse of split_heads: the
+//   heads' outputs side by side, head 0's D features first (section 6). merge_heads(split_heads(x))
+//   gives x back.
 Tensor merge_heads(const Tensor& heads) {
   // BEGIN SOLUTION name="tinytorch::native::merge_heads" lesson="6. Many heads at once"
   const int64_t batch = heads.size(0), num_heads = heads.size(1), length = heads.size(2), head_dim = heads.size(3);

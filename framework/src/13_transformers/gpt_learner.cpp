@@ -14,17 +14,17 @@
 namespace tinytorch {
 namespace models {
 
-// TODO: GPTMLP::forward -- fc, then the exact GELU (torch::gelu), then proj, then dropout (section 4).
+// TODO: GPTMLP::forward(x (B, S, d)) -> (B, S, d): the MLP of section 4, from the registered fc,
+//   proj and dropout, with the exact (erf) GELU as its nonlinearity.
 Tensor GPTMLPImpl::forward(const Tensor& x) {
   // BEGIN SOLUTION name="tinytorch::models::GPTMLPImpl::forward" lesson="4. The MLP"
   return dropout->forward(proj->forward(gelu(fc->forward(x))));
   // END SOLUTION
 }
 
-// TODO: GPTBlock::forward -- the pre-LN block (section 5): normalise BEFORE each sublayer and add the
-//   sublayer's output to its unnormalised input (the residual):
-//     h = x + attn(ln1(x), causal_mask(S));   out = h + mlp(ln2(h))
-//   Without the mask a position would see the tokens it has to predict.
+// TODO: GPTBlock::forward(x (B, S, d)) -> (B, S, d): the pre-LN block of section 5, from the
+//   registered ln1, attn, ln2 and mlp, with both residual connections. Causal: position i never sees
+//   positions after it (models::causal_mask), so a change to later tokens leaves earlier outputs alone.
 Tensor GPTBlockImpl::forward(const Tensor& x) {
   // BEGIN SOLUTION name="tinytorch::models::GPTBlockImpl::forward" lesson="5. The pre-LN block"
   const Tensor h = x + attn->forward(ln1->forward(x), causal_mask(x.size(1)));
@@ -32,11 +32,11 @@ Tensor GPTBlockImpl::forward(const Tensor& x) {
   // END SOLUTION
 }
 
-// TODO: sample_next_token (section 7). Temperature 0: the argmax of each row, kept as (B, 1).
-//   Otherwise divide the logits by the temperature FIRST (softmax(z / T) is sharper for T < 1,
-//   flatter for T > 1; dividing the probabilities afterwards changes nothing once they are
-//   renormalised), then, when 0 < top_k < V, set every logit below the row's k-th largest to -inf
-//   (torch::topk), then sample one index per row from the softmax with torch::multinomial.
+// TODO: sample_next_token(logits (B, V), temperature, top_k) -> (B, 1) kLong, one token per row
+//   (section 7). Temperature 0: greedy, each row's most likely token (the first on a tie).
+//   Otherwise a draw from softmax(logits / temperature) (sharper for T < 1, flatter for T > 1),
+//   using TinyTorch's generator; when 0 < top_k < V, only among the row's k largest logits and any
+//   logit tied with the k-th (so a row may keep more than k). The checks above are given.
 Tensor sample_next_token(const Tensor& logits, double temperature, int64_t top_k) {
   TT_CHECK(logits.dim() == 2 && logits.is_floating_point(),
            "sample_next_token: expected logits of shape (B, V) and a floating dtype, but got ", logits.sizes(),
@@ -60,10 +60,10 @@ Tensor sample_next_token(const Tensor& logits, double temperature, int64_t top_k
 __attribute__((weak)) Tensor generate_with_kv_cache(GPTImpl& gpt, const Tensor& prompt, int64_t max_new_tokens,
                                                     double temperature, int64_t top_k);
 
-// TODO: the loop of GPT::generate (section 7). max_new_tokens times: crop the tokens so far to their
-//   last max_seq_len (the positions the model has embeddings for), run forward, take the logits of
-//   the LAST position (B, V), choose the next token with sample_next_token and append it
-//   (torch::cat along dim 1). Return the prompt followed by the new tokens.
+// TODO: the loop of GPT::generate (section 7) -> (B, S + max_new_tokens) kLong: the prompt followed
+//   by max_new_tokens tokens, each chosen by sample_next_token from the model's prediction after all
+//   the tokens before it, of which the model sees at most the last max_seq_len (the positions it has
+//   embeddings for).
 Tensor GPTImpl::generate(const Tensor& prompt, int64_t max_new_tokens, double temperature, int64_t top_k,
                          bool use_kv_cache) {
   TT_CHECK(prompt.dim() == 2 && prompt.scalar_type() == kLong && prompt.size(1) > 0,

@@ -1,7 +1,8 @@
 // Module 13 (Transformers), lesson section "2. Layer normalisation".
 // The given code (layer_norm.cpp) has checked the shapes with LibTorch's messages and made input,
-// weight, bias and grad_output contiguous. Row r (one token's features) is input[r F .. r F + F),
-// F = features. Accumulate sums in double: a float sum of thousands of values loses digits.
+// weight, bias and grad_output contiguous: `rows` rows of F = `features` values each, row-major
+// (a row is one token's features). Accumulate sums in double: a float sum of thousands of values
+// loses digits.
 #include <cmath>
 #include <vector>
 
@@ -13,10 +14,10 @@
 namespace tinytorch {
 namespace native {
 
-// TODO: layer_norm_loops -- normalise every row over its own F features (section 2).
-//   mean = sum / F; var = sum of (x - mean)^2 / F (the BIASED variance, as batch norm in training);
-//   rstd = 1 / sqrt(var + eps); out = (x - mean) rstd weight[f] + bias[f] (weight/bias undefined: 1, 0).
-//   Return (out, mean, rstd), mean and rstd (rows) tensors of input's dtype.
+// TODO: layer_norm_loops(input, weight (F) or undefined, bias (F) or undefined, rows, features, eps)
+//   -> (out, mean, rstd): out shaped like input, mean and rstd (rows) tensors of input's dtype
+//   (section 2). Each row is normalised with its own statistics, LibTorch's way (section 2 says which
+//   variance), then scaled and shifted per feature (undefined weight and bias: 1 and 0).
 //   Example: one row [1, 2, 3, 4], eps 0: mean 2.5, var 1.25, out ~[-1.342, -0.447, 0.447, 1.342].
 std::tuple<Tensor, Tensor, Tensor> layer_norm_loops(const Tensor& input, const Tensor& weight, const Tensor& bias,
                                                     int64_t rows, int64_t features, double eps) {
@@ -53,12 +54,11 @@ std::tuple<Tensor, Tensor, Tensor> layer_norm_loops(const Tensor& input, const T
   return {output, mean, rstd};
 }
 
-// TODO: layer_norm_backward_loops -- the gradients of out = xhat weight + bias, xhat = (x - mean)
-//   rstd (section 2). Per FEATURE f, summed over the rows: grad_bias[f] = sum of g; grad_weight[f] =
-//   sum of g xhat. Per ROW, with gw = g weight (weight undefined counts as 1) and F features:
-//     grad_input = rstd (gw - sum(gw) / F - xhat sum(gw xhat) / F).
-//   (Every x of a row moves its mean and rstd: the two sums are those paths.) Fill only what
-//   output_mask asks for.
+// TODO: layer_norm_backward_loops(grad_output, input, weight, mean, rstd, rows, features, output_mask)
+//   -> (grad_input, grad_weight, grad_bias), shaped like input, (F) and (F): the gradients of
+//   layer_norm_loops given the mean and rstd it returned (section 2). Every input of a row moves that
+//   row's mean and rstd. weight undefined counts as 1. The given code allocated the gradients
+//   output_mask asks for (grad_weight and grad_bias zeroed); the rest stay undefined.
 std::tuple<Tensor, Tensor, Tensor> layer_norm_backward_loops(const Tensor& grad_output, const Tensor& input,
                                                              const Tensor& weight, const Tensor& mean,
                                                              const Tensor& rstd, int64_t rows, int64_t features,

@@ -9,9 +9,9 @@
 namespace tinytorch {
 namespace profiling {
 
-// TODO: linear_flops -- FLOPs of y = x W^T + b for x of input_sizes (..., in_features) (section 2).
-//   Every leading dimension is a row: rows = numel / in_features. Each of the rows x out_features
-//   outputs is a dot product of in_features multiply-adds, plus its bias when there is one.
+// TODO: linear_flops(input_sizes (..., in_features), in_features, out_features, bias) -> the FLOPs
+//   of one Linear call y = x W^T + b, counted as section 2 counts them (every leading dimension of
+//   the input is a row). The checks above are given.
 //   Example: ({32, 128}, 128, 64, bias) -> 32 * 64 * (2 * 128 + 1) = 526'336.
 int64_t linear_flops(IntArrayRef input_sizes, int64_t in_features, int64_t out_features, bool bias) {
   TT_CHECK(!input_sizes.empty() && input_sizes.back() == in_features, "linear_flops: the input's last size (",
@@ -26,10 +26,9 @@ int64_t linear_flops(IntArrayRef input_sizes, int64_t in_features, int64_t out_f
   // END SOLUTION
 }
 
-// TODO: conv2d_flops -- FLOPs of one Conv2d call (section 2).
-//   Output size per spatial dimension: (size + 2 padding - dilation (kernel - 1) - 1) / stride + 1.
-//   Each of the N x out_channels x OH x OW outputs sums (C / groups) x kernel_h x kernel_w
-//   multiply-adds, plus its bias.
+// TODO: conv2d_flops(shape) -> the FLOPs of one Conv2d call on shape.input_sizes (N, C, H, W), counted
+//   as section 2 counts them, with padding, stride, dilation and groups as module 09's convolution
+//   applies them (the output size is module 09's). The checks above are given.
 //   Example: Conv2d(3, 16, 3) on (1, 3, 32, 32) -> 16 x 30 x 30 outputs x (2 x 27 + 1) = 792'000.
 int64_t conv2d_flops(const Conv2dShape& shape) {
   const auto& in = shape.input_sizes;

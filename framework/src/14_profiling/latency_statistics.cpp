@@ -12,9 +12,9 @@
 namespace tinytorch {
 namespace profiling {
 
-// TODO: percentile -- the q-th percentile with linear interpolation (section 3).
-//   Sort first (the samples arrive in the order they were measured). Position p = q / 100 * (n - 1);
-//   between sorted[floor(p)] and sorted[ceil(p)], weighted by the fraction of p.
+// TODO: percentile(samples, q in [0, 100]) -> the q-th percentile of the samples, in any order, with
+//   linear interpolation between ranks as section 3 defines it (NumPy's default): q = 0 gives the
+//   minimum, q = 100 the maximum. The checks above are given.
 //   Examples: {5, 1, 3} q 50 -> 3; {1, 2, 3, 4} q 50 -> 2.5; {1, 2, 3, 4} q 90 -> 3.7.
 double percentile(std::vector<double> samples, double q) {
   TT_CHECK(!samples.empty(), "percentile: no samples; time the code at least once");
@@ -29,7 +29,9 @@ double percentile(std::vector<double> samples, double q) {
   // END SOLUTION
 }
 
-// TODO: summarize_latencies -- count, mean, min, max, median, p10, p90 and p99 (section 3).
+// TODO: summarize_latencies(samples_ms) -> LatencyStats: count, mean, min, max, median, p10, p90 and
+//   p99 of the samples, in milliseconds, percentiles as your percentile gives them (section 3).
+//   Example: {3, 1, 2, 10} -> count 4, mean 4, min 1, max 10, median 2.5, p90 7.9.
 LatencyStats summarize_latencies(const std::vector<double>& samples_ms) {
   TT_CHECK(!samples_ms.empty(), "summarize_latencies: no samples; time the code at least once");
   LatencyStats stats;

@@ -25,11 +25,11 @@ volatile float opaque_triad_scalar = kTriadScalar;
 
 }  // namespace
 
-// TODO: measure_peak_flops -- the register-blocked multiply-add loop (section 4).
-//   Keep kPeakAccumulators floats in a local array, chain j starting at j * kPeakStart. For each
-//   of `steps` steps update every chain: acc[j] = acc[j] * multiplier + addend. Time each of the
-//   `repeats` runs with seconds_since and keep the fastest. flops: 2 per chain per step (a multiply
-//   and an add). checksum: the sum of the accumulators (as double) after a run.
+// TODO: measure_peak_flops(steps, repeats) -> PeakFlopsMeasurement of the FLOP-bound loop of
+//   section 4: kPeakAccumulators independent float chains, chain j starting at j * kPeakStart, each
+//   advanced `steps` times by one multiply-add with the multiplier and addend read above.
+//   seconds: the fastest of `repeats` timed runs (seconds_since); flops: the FLOPs of one run;
+//   checksum: the sum of the chains (as double) after a run, so a skipped step shows.
 PeakFlopsMeasurement measure_peak_flops(int64_t steps, int64_t repeats) {
   TT_CHECK(steps > 0 && repeats > 0, "measure_peak_flops: steps and repeats must be positive, got ", steps, " and ",
            repeats);
@@ -57,10 +57,10 @@ PeakFlopsMeasurement measure_peak_flops(int64_t steps, int64_t repeats) {
   return result;
 }
 
-// TODO: measure_triad_bandwidth -- STREAM's triad, timed (section 4).
-//   a[i] = b[i] + scalar * c[i] for every i; time each of `repeats` runs, keep the fastest.
-//   bytes: what one run moves between memory and the core, reads and writes (4 bytes a float).
-//   checksum: the sum of a (as double) after the last run.
+// TODO: measure_triad_bandwidth(elements, repeats) -> BandwidthMeasurement of STREAM's triad
+//   a[i] = b[i] + scalar * c[i] over the arrays above (section 4). seconds: the fastest of `repeats`
+//   timed runs; bytes: what one run moves between memory and the core, reads and writes (4 bytes a
+//   float); checksum: the sum of a (as double) after the last run.
 BandwidthMeasurement measure_triad_bandwidth(int64_t elements, int64_t repeats) {
   TT_CHECK(elements > 0 && repeats > 0, "measure_triad_bandwidth: elements and repeats must be positive, got ",
            elements, " and ", repeats);
@@ -91,7 +91,7 @@ BandwidthMeasurement measure_triad_bandwidth(int64_t elements, int64_t repeats) 
   return result;
 }
 
-// TODO: arithmetic_intensity -- FLOPs per byte moved (section 5).
+// TODO: arithmetic_intensity(flops, bytes) -> FLOPs per byte moved, in FLOP/B (section 5).
 double arithmetic_intensity(double flops, double bytes) {
   TT_CHECK(bytes > 0, "arithmetic_intensity: bytes must be positive, got ", bytes,
            "; count the bytes the kernel reads and writes");
@@ -101,8 +101,9 @@ double arithmetic_intensity(double flops, double bytes) {
   // END SOLUTION
 }
 
-// TODO: roofline_attainable -- min(peak, intensity x bandwidth) (section 5).
-//   GB/s x FLOP/B = GFLOP/s: below the ridge point peak / bandwidth the memory limits the kernel.
+// TODO: roofline_attainable(intensity FLOP/B, peak GFLOP/s, bandwidth GB/s) -> the roofline's bound
+//   at that intensity, in GFLOP/s (section 5): the most a kernel of that intensity can reach on a
+//   machine with this peak and this bandwidth.
 double roofline_attainable(double intensity, double peak_gflops, double bandwidth_gb_per_s) {
   TT_CHECK(intensity >= 0 && peak_gflops > 0 && bandwidth_gb_per_s > 0,
            "roofline_attainable: intensity must not be negative and the peak and bandwidth must be positive, got ",

@@ -12,14 +12,15 @@
 namespace tinytorch {
 namespace native {
 
-// TODO: choose_qparams -- the scale and zero point an observer hands out (lesson section 3).
-//   First widen the range to contain 0 (min_neg = min(min_val, 0), max_pos = max(max_val, 0)), so
-//   that 0.0 (padding, ReLU's zeros) is exactly representable.
-//   Affine:    scale = (max_pos - min_neg) / (quant_max - quant_min), at least kMinScale;
-//              zero_point = quant_min - round_half_even(min_neg / scale), clamped into [quant_min, quant_max].
-//   Symmetric: m = max(-min_neg, max_pos); scale = m / ((quant_max - quant_min) / 2.0), at least
-//              kMinScale; zero_point = 0 for signed codes (quant_min < 0), else (quant_min + quant_max + 1) / 2.
-//   Example: [-1, 2] onto int8 [-128, 127] (affine) -> scale 3/255 = 0.011765, zero point -43.
+// TODO: choose_qparams -- the scale and zero point an observer hands out for an observed range
+//   [min_val, max_val] and the codes [quant_min, quant_max] (lesson section 3, "Choosing scale and
+//   zero point"), as LibTorch's MinMaxObserver chooses them, affine or symmetric.
+//   - 0.0 is exactly representable (padding and ReLU's zeros), also when the range excludes it.
+//   - The scale is never below kMinScale (an all-zero tensor still gets a usable one).
+//   - The zero point is a code inside [quant_min, quant_max]; symmetric: 0 for signed codes
+//     (quant_min < 0), (quant_min + quant_max + 1) / 2 for unsigned ones (128 for uint8).
+//   Examples: [-1, 2] onto int8 [-128, 127], affine -> scale 3/255 = 0.011765, zero point -43;
+//   symmetric -> scale 2/127.5, zero point 0.
 QParams choose_qparams(double min_val, double max_val, int64_t quant_min, int64_t quant_max, bool symmetric) {
   QParams q;
   // BEGIN SOLUTION name="tinytorch::native::choose_qparams" lesson="3. Choosing scale and zero point"
@@ -38,11 +39,12 @@ QParams choose_qparams(double min_val, double max_val, int64_t quant_min, int64_
   return q;
 }
 
-// TODO: quantize_per_tensor_loop -- one code per element (section 2).
-//   codes[i] = clamp(zero_point + nearbyint(input[i] * inv_scale), quant_min, quant_max), with
-//   inv_scale = 1.0f / float(scale) computed once in float as LibTorch does; std::nearbyint rounds
-//   half to even (2.5 -> 2, 3.5 -> 4). Clamp in int64_t BEFORE narrowing to the code type: 300 must
-//   become 127, not wrap around to 44. TT_DISPATCH_CODE_TYPES gives scalar_t = the code type.
+// TODO: quantize_per_tensor_loop -- codes[i] = the affine code of input[i] (float) for scale and
+//   zero_point (section 2, "Affine quantization"), bit for bit as LibTorch computes it: the value
+//   times the float reciprocal of scale, ties rounded to even, and values beyond [quant_min,
+//   quant_max] stopped at the end codes (never wrapped around by narrowing). codes' element type is
+//   int8, uint8 or int32: TT_DISPATCH_CODE_TYPES(codes.scalar_type(), ...) gives scalar_t.
+//   Examples (scale 1, zero point 0, int8): 2.5 -> 2, 3.5 -> 4, 300 -> 127.
 void quantize_per_tensor_loop(const Tensor& input, const Tensor& codes, double scale, int64_t zero_point,
                               int64_t quant_min, int64_t quant_max) {
   // BEGIN SOLUTION name="tinytorch::native::quantize_per_tensor_loop" lesson="2. Affine quantization"
@@ -58,8 +60,9 @@ void quantize_per_tensor_loop(const Tensor& input, const Tensor& codes, double s
   // END SOLUTION
 }
 
-// TODO: dequantize_per_tensor_loop -- output[i] = (codes[i] - zero_point) * scale (section 2).
-//   Subtract in float (float(code) - zero_point), multiply by the double scale, store as float.
+// TODO: dequantize_per_tensor_loop -- output[i] (float) = the real value code i stands for (section
+//   2): (code - zero_point) * scale, the subtraction done in float, the product with the double scale.
+//   Example: scale 0.5, zero point -3, code 1 -> 2.0.
 void dequantize_per_tensor_loop(const Tensor& codes, const Tensor& output, double scale, int64_t zero_point) {
   // BEGIN SOLUTION name="tinytorch::native::dequantize_per_tensor_loop" lesson="2. Affine quantization"
   float* out = output.data_ptr<float>();
@@ -72,10 +75,12 @@ void dequantize_per_tensor_loop(const Tensor& codes, const Tensor& output, doubl
   // END SOLUTION
 }
 
-// TODO: quantize_per_channel_loop and dequantize_per_channel_loop -- as above, with the scale and
-//   zero point of element i's channel (section 4). In a contiguous tensor, element i's index along
-//   `axis` is (i / inner) % size(axis), where inner is the product of the sizes after axis.
-//   Example: a (3, 4) weight with axis 0 has inner = 4: elements 0-3 are channel 0, 4-7 channel 1.
+// TODO: quantize_per_channel_loop and dequantize_per_channel_loop -- as the per-tensor loops, each
+//   element with the scale and zero point of its channel: its index along `axis` (section 4,
+//   "Per-channel quantization"). scales (double) and zero_points (int64) hold one value per channel;
+//   the tensors are contiguous, of any rank, and axis is any of their dims.
+//   Example: a (3, 4) weight with axis 0: elements 0-3 are channel 0, 4-7 channel 1, 8-11 channel 2;
+//   with axis 1, elements 0, 4 and 8 are channel 0.
 void quantize_per_channel_loop(const Tensor& input, const Tensor& codes, const Tensor& scales,
                                const Tensor& zero_points, int64_t axis, int64_t quant_min, int64_t quant_max) {
   // BEGIN SOLUTION name="tinytorch::native::quantize_per_channel_loop" lesson="4. Per-channel quantization"
@@ -116,10 +121,10 @@ void dequantize_per_channel_loop(const Tensor& codes, const Tensor& output, cons
   // END SOLUTION
 }
 
-// TODO: int8_gemm_loops -- acc[i][j] = sum over p of a[i][p] * w[j][p] (section 5).
-//   Widen each code to int32 before multiplying and accumulate in int32: 255 * 127 = 32,385 already
-//   overflows int8 and int16 sums of a few such products; k products stay far inside int32.
-//   Both a's rows and w's rows are contiguous along p: walk them together (a dot product per output).
+// TODO: int8_gemm_loops -- acc (m x n, int32) = the exact integer products a (m x k, uint8 codes)
+//   times w (n x k, int8 codes) transposed: acc[i][j] = sum over p of a[i][p] * w[j][p] (section 5,
+//   "The integer GEMM"). All contiguous, row-major. Exact: one product already reaches 255 * -128 =
+//   -32,640, beyond int8, and a sum of two such products overflows int16; k products fit in int32.
 void int8_gemm_loops(int64_t m, int64_t n, int64_t k, const uint8_t* a, const int8_t* w, int32_t* acc) {
   // BEGIN SOLUTION name="tinytorch::native::int8_gemm_loops" lesson="5. The integer GEMM"
   for (int64_t i = 0; i < m; ++i) {
@@ -134,10 +139,11 @@ void int8_gemm_loops(int64_t m, int64_t n, int64_t k, const uint8_t* a, const in
   // END SOLUTION
 }
 
-// TODO: dequantize_int8_linear_output -- real outputs from the int32 accumulators (section 5).
-//   sum_p (a - za)(w - zw) = acc - zw * rowsum(a) - za * rowsum(w) + k * za * zw, all in int64
-//   (the terms are int32 sums: their combination may leave int32). Then
-//   out[i][j] = a_scale * w_scale[j] * that + bias[j] (bias may be nullptr).
+// TODO: dequantize_int8_linear_output -- the real outputs of the quantized Linear from the int32
+//   accumulators of the raw codes (section 5): out[i][j] = a_scale * w_scale[j] * (sum over p of
+//   (a[i][p] - za) (w[j][p] - zw[j])) + bias[j], with bias possibly nullptr. The struct (see
+//   tinytorch/quantized_kernels.h) brings acc, both row sums, both zero points and scales, and k; the
+//   centred sum is exact, and its terms may leave the int32 range.
 void dequantize_int8_linear_output(const Int8LinearOutput& o) {
   // BEGIN SOLUTION name="tinytorch::native::dequantize_int8_linear_output" lesson="5. The integer GEMM"
   for (int64_t i = 0; i < o.m; ++i) {

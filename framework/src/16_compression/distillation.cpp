@@ -8,14 +8,13 @@
 namespace tinytorch {
 namespace compression {
 
-// TODO: distillation_loss -- Hinton's loss (section 6), from the given checks' student (N, C),
-//   teacher (N, C, detached) and target (N):
-//     soft = KL(softmax(teacher / T) || softmax(student / T)), reduction batchmean: use
-//            F::kl_div(log-probabilities of the student, probabilities of the teacher, kBatchMean);
-//     hard = F::cross_entropy(student, target) (the student's plain logits, T = 1);
-//     loss = alpha T^2 soft + (1 - alpha) hard.
-//   T divides BOTH sides' logits; T^2 restores the soft gradient's scale (it shrinks as 1 / T^2).
-//   Example: student == teacher gives soft = 0, so loss = (1 - alpha) cross_entropy(student, target).
+// TODO: distillation_loss -- Hinton's loss (section 6, "Knowledge distillation") for student logits
+//   (N, C), teacher logits (N, C; use the given detached `teacher`) and class targets (N), as a scalar
+//   tensor that autograd differentiates with respect to the student only:
+//     loss = alpha T^2 KL(softmax(teacher / T) || softmax(student / T)) + (1 - alpha) CE(student, target)
+//   with the KL averaged over the batch (batchmean: divided by N, not N C) and the cross-entropy of
+//   section 6 on the student's plain logits (mean over the batch). T = temperature.
+//   Example: student == teacher gives KL = 0, so loss = (1 - alpha) cross_entropy(student, target).
 Tensor distillation_loss(const Tensor& student_logits, const Tensor& teacher_logits, const Tensor& target,
                          double temperature, double alpha) {
   TT_CHECK(student_logits.dim() == 2, "distillation_loss: expected student logits of shape (N, C), got ",

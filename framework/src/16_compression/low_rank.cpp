@@ -11,10 +11,11 @@ namespace tinytorch {
 namespace compression {
 namespace native {
 
-// TODO: rank_k_factors -- the best rank-k approximation of W (Eckart-Young, section 5) as two
-//   factors: keep the `rank` LARGEST singular values (the first ones) with their vectors:
-//   up = U[:, :k] diag(S[:k]) of shape (m, k) and down = Vh[:k, :] of shape (k, n), so that
-//   up @ down = W_k. U (m, K), S (K), Vh (K, n), K >= k. Use tensor ops (slice / narrow, *).
+// TODO: rank_k_factors -- the best rank-k approximation W_k of W (Eckart-Young, section 5,
+//   "Low-rank factorisation") as two factors with up @ down = W_k: up of shape (m, k) carrying the
+//   singular values, down of shape (k, n) holding right singular vectors only. Inputs: the
+//   decomposition W = U diag(S) Vh, U (m, K), S (K, descending), Vh (K, n), and k = `rank` <= K.
+//   Tensor ops, no loops: the result keeps U's dtype.
 //   Example: U = I, S = [3, 2, 1], Vh = I (3 x 3), rank 2 -> up [[3, 0], [0, 2], [0, 0]],
 //   down [[1, 0, 0], [0, 1, 0]].
 std::pair<Tensor, Tensor> rank_k_factors(const Tensor& U, const Tensor& S, const Tensor& Vh, int64_t rank) {

@@ -34,14 +34,14 @@ int64_t images_per_chunk(int64_t column_rows, int64_t multiply_adds_per_image, i
   return std::max<int64_t>((batch + chunks - 1) / chunks, 1);
 }
 
-// TODO: add_weight_grad_chunk -- one chunk's share of the weight gradient (section 8), for `images`
-//   images starting at x (each C H W elements, contiguous), with grad_matrix (O, L) the chunk's
-//   output gradient laid out as the forward GEMM's product (L = images OH OW columns).
-//   - im2col each image n into columns + n OH OW, row stride L (as in the forward pass);
-//   - per group: chunk_grad (group_out, K) = grad_matrix's group rows (group_out, L) x the group's
-//     columns TRANSPOSED (L, K): the columns matrix read with row stride 1 and column stride L, no copy;
-//   - add chunk_grad (O K elements) onto total_grad: the GEMM overwrites its output, and every chunk
-//     of the batch contributes to the same weight gradient.
+// TODO: add_weight_grad_chunk -- add one chunk's share of the weight gradient onto total_grad (O x K
+//   values, K = group_in kh kw: the weight's own layout) (section 8, "col2im, the adjoint, and the
+//   backward pass"). The chunk is `images` contiguous images starting at x (C H W elements each);
+//   grad_matrix (O, L), L = images OH OW, is its output gradient laid out as the forward GEMM's
+//   product (the images side by side). Scratch you may overwrite: `columns` (groups K rows of L
+//   values) and chunk_grad (O K values). Per group, the weight gradient is the output gradient times
+//   the transposed unfolded input; every chunk of the batch adds to the same total. No transposed
+//   copy is needed: cpublas::gemm reads any strides.
 template <typename scalar_t>
 void add_weight_grad_chunk(const Conv2dGeometry& g, const scalar_t* x, int64_t images, const scalar_t* grad_matrix,
                            scalar_t* columns, scalar_t* chunk_grad, scalar_t* total_grad) {
@@ -57,11 +57,12 @@ void add_weight_grad_chunk(const Conv2dGeometry& g, const scalar_t* x, int64_t i
   // END SOLUTION
 }
 
-// TODO: add_input_grad_chunk -- one chunk's input gradient (section 8): per group, grad_columns
-//   (K, L) = the group's weight rows TRANSPOSED (K, group_out: weight read with row stride 1, column
-//   stride K) x grad_matrix's group rows (group_out, L), written into `columns` at the group's K rows;
-//   then col2im each image n's columns (at columns + n OH OW, row stride L) onto grad_input + n C H W.
-//   grad_input starts at zero (the caller's) and col2im adds: pixels seen by several taps sum them.
+// TODO: add_input_grad_chunk -- add one chunk's input gradient onto grad_input (`images` images of
+//   C H W elements, contiguous; the caller's, starting at zero) (section 8). weight holds O x K values
+//   (K = group_in kh kw), grad_matrix (O, L) the chunk's output gradient as in add_weight_grad_chunk, and
+//   `columns` scratch you may overwrite (groups K rows of L values). The input gradient is the
+//   weight, transposed, times the output gradient, per group, folded back onto the images by col2im:
+//   pixels seen by several taps sum their gradients. No transposed copy of the weight is needed.
 template <typename scalar_t>
 void add_input_grad_chunk(const Conv2dGeometry& g, const scalar_t* weight, const scalar_t* grad_matrix,
                           int64_t images, scalar_t* columns, scalar_t* grad_input) {
@@ -79,22 +80,17 @@ void add_input_grad_chunk(const Conv2dGeometry& g, const scalar_t* weight, const
 }  // namespace
 
 // TODO: conv2d_im2col -- out (N, O, OH, OW) = the convolution of input (N, C, H, W) with weight
-//   (O, C / groups, kh, kw), both contiguous, plus bias (O) when defined (section 7). g = geometry_of(
-//   input, weight, params); K = g.group_in kh kw rows of one group's columns, P = OH OW positions.
-//   The batch goes through in chunks of `chunk` images (given images_per_chunk); for a chunk of
-//   `images` images (L = images P columns):
-//   - im2col each image n into columns + n P with row stride L (the chunk's images side by side);
-//   - per group: product rows (group_out, L) = weight rows of the group (group_out, K; row stride K)
-//     x the group's K rows of the columns (K, L), one cpublas::gemm; group g's weight rows start at
-//     g group_out K, its columns at g K L, its product rows at g group_out L;
-//   - copy the product (O, images P) into the output (images, O, P), adding bias[o] on the way.
-//   Above cpublas::kGemmParallelThreshold multiply-adds (batch O K P), split the chunks with
-//   parallel_for(0, chunks, 1, f) (below it, a grain of all chunks: one call on this thread); f
-//   (first_chunk, last_chunk) handles images first_chunk chunk .. min(batch, last_chunk chunk) - 1,
-//   with its own columns and product tensors.
-//   Element types: TT_DISPATCH_FLOATING_TYPES(input.scalar_type(), "conv2d", [&] { ... scalar_t ... }).
+//   (O, C / groups, kh, kw), both contiguous, plus bias (O) when it is defined, computed as im2col and
+//   one cpublas::gemm per chunk of images and group (section 7, "im2col: a convolution as one GEMM").
+//   It equals module 09's loops (conv2d_reference) for every stride, padding, dilation and group
+//   count. g = geometry_of(input, weight, params) gives the sizes; the given images_per_chunk says how
+//   many images one chunk unfolds side by side (the last chunk may be shorter).
+//   Threads (section 6's rules): above cpublas::kGemmParallelThreshold multiply-adds
+//   (N O K OH OW, K = C / groups kh kw) whole chunks are shared between threads with parallel_for,
+//   each thread with its own scratch tensors and its own images of the output; below it, one thread.
 //   An empty output (numel() == 0) is returned as allocated. Nothing extra is saved for backward: it
 //   unfolds the input again, which costs less than keeping C kh kw x N OH OW columns alive.
+//   Element types: TT_DISPATCH_FLOATING_TYPES(input.scalar_type(), "conv2d", [&] { ... scalar_t ... }).
 Tensor conv2d_im2col(const Tensor& input, const Tensor& weight, const Tensor& bias, const Conv2dParams& params) {
   // BEGIN SOLUTION name="tinytorch::native::conv2d_im2col" lesson="7. im2col: a convolution as one GEMM"
   const Conv2dGeometry g = geometry_of(input, weight, params);

@@ -69,17 +69,18 @@ FastLayout fast_layout(const Tensor& x, const Tensor& y, const Tensor& out, Scal
   return FastLayout::None;
 }
 
-// TODO: contiguous_binary_loop -- out = op(x, y) for contiguous x, y, out of element type T, in one
-//   flat loop per layout (section 9), with no index arithmetic beyond a running offset:
-//     SameShape    c[i] = op(a[i], b[i]) for i < out.numel()
-//     ScalarRight  c[i] = op(a[i], b[0])          ScalarLeft  c[i] = op(a[0], b[i])
-//     RowRight     y is one row of R = y.numel() values (out's trailing dims: a bias of out.size(-1),
-//                  or a (T, T) mask under (B, T, T) scores), repeated: c[r R + j] = op(a[r R + j], b[j])
-//     RowLeft      the same with x the row (R = x.numel()):             c[r R + j] = op(a[j], b[r R + j])
-//     ColumnRight  y holds one value per row of out:                  c[r R + j] = op(a[r R + j], b[r])
-//     ColumnLeft   x holds it:                                        c[r R + j] = op(a[r], b[r R + j])
-//   (a, b, c: the data of x, y, out.) op is a lambda (a template argument), so each loop inlines it
-//   and vectorises: load the scalar (or the row's value) once, outside the inner loop.
+// TODO: contiguous_binary_loop -- out = op(x, y) for contiguous x, y, out of element type T, in
+//   one flat loop per layout (section 9, "Fusion and memory traffic"); the given fast_layout has
+//   already checked the shapes and chosen the layout:
+//     SameShape    x, y and out have the same sizes
+//     ScalarRight  y is one element             ScalarLeft  x is one element
+//     RowRight     y is one row of R = y.numel() values that repeats along out (a bias of
+//                  out.size(-1), or a whole trailing block: a (T, T) mask under (B, T, T) scores)
+//     RowLeft      the same with x as the row
+//     ColumnRight  y holds one value per row of out (rows of out.numel() / y.numel() elements)
+//     ColumnLeft   the same with x as the column
+//   x is always op's first argument and y its second, whichever side is broadcast (- and / care).
+//   op is a lambda (a template argument), so each loop inlines it and the compiler can vectorise it.
 template <typename T, typename Op>
 void contiguous_binary_loop(const Tensor& x, const Tensor& y, const Tensor& out, FastLayout layout, Op op) {
   // BEGIN SOLUTION name="tinytorch::native::contiguous_binary_loop" lesson="9. Fusion and memory traffic"
@@ -142,9 +143,8 @@ void contiguous_binary_loop(const Tensor& x, const Tensor& y, const Tensor& out,
 
 // Comparisons of floating, contiguous tensors, same-shaped or against one element, and large (the
 // relu mask of a batch): a plain loop instead of the general broadcasting one.
-// TODO: compare_loop -- out (bool) = fn(x, y) for contiguous x of out's sizes and y either of the
-//   same sizes (c[i] = fn(a[i], b[i])) or one element (c[i] = fn(a[i], b[0])), in one flat loop
-//   (section 9). out's data is bool*.
+// TODO: compare_loop -- out (bool, out's data is bool*) = fn(x, y) element by element, for contiguous
+//   x of out's sizes and y either of the same sizes or a single element (section 9).
 template <typename T, typename Fn>
 void compare_loop(const Tensor& x, const Tensor& y, const Tensor& out, Fn fn) {
   // BEGIN SOLUTION name="tinytorch::native::compare_loop" lesson="9. Fusion and memory traffic"
@@ -187,13 +187,12 @@ void for_each_offset(const Tensor& t, Visit visit) {
 
 // TODO: fused_update_loop -- self = element_op(self, other) in ONE pass over self's n contiguous
 //   elements s (section 9): the optimizer's p.add_(grad, alpha) reads p and grad once and writes p
-//   once, where p + alpha * grad as separate ops would write and read two temporaries too.
-//   element_op already folds alpha in. The three cases:
-//   - !same_shape: other is one element o[0]: s[i] = element_op(s[i], o[0]);
-//   - operand contiguous: s[i] = element_op(s[i], o[i]);
-//   - operand strided (a transposed gradient: same sizes, other strides): walk it with the given
-//     for_each_offset(operand, visit), which calls visit(offset) for its elements in row-major order
-//     of its sizes, so the i-th call is element i, found at o + offset.
+//   once, where p + alpha * grad as separate ops would write and read a temporary too. element_op
+//   already folds alpha in. The other operand (data o, tensor `operand`) is one of:
+//   - a single element (same_shape false), used for every element of self;
+//   - contiguous with self's sizes;
+//   - strided with self's sizes (a transposed gradient): the given for_each_offset(operand, visit)
+//     calls visit(offset) once per element, in row-major order of its sizes.
 template <typename T, typename ElementOp>
 void fused_update_loop(T* s, const T* o, int64_t n, const Tensor& operand, bool same_shape, ElementOp element_op) {
   // BEGIN SOLUTION name="tinytorch::native::fused_update_loop" lesson="9. Fusion and memory traffic"
@@ -212,13 +211,14 @@ void fused_update_loop(T* s, const T* o, int64_t n, const Tensor& operand, bool 
   // END SOLUTION
 }
 
-// TODO: sum_loops -- the two reductions of sum_fast (section 2), over contiguous `in`:
-//   - trailing: `kept` rows of `reduced` elements each (a row sum): acc[i] = sum of row i, the
-//     elements added in order j = 0, 1, ... (a running total per row);
-//   - leading: `reduced` rows of `kept` elements (a column sum, a bias gradient): acc[j] += in[i kept
-//     + j]. acc starts at zero. Walk the rows in memory order (i outer, j inner), NOT column by
-//     column: the inner loop then reads one row at unit stride and vectorises, and each acc[j] still
-//     adds its values in the order i = 0, 1, ... (the same result as the general loop).
+// TODO: sum_loops -- the two reductions of sum_fast over contiguous `in` (section 2, "Loop order and
+//   cache lines", its reductions paragraph); acc has `kept` elements, all zero on entry.
+//   - trailing: in is `kept` rows of `reduced` elements (a row sum): acc[i] = the sum of row i;
+//   - leading: in is `reduced` rows of `kept` elements (a column sum, a bias gradient): acc[j] = the
+//     sum of column j.
+//   Each sum adds its values in index order (row i: j = 0, 1, ...; column j: i = 0, 1, ...), so the
+//   result is the general loop's to the last bit; and both loops read `in` at unit stride, which
+//   section 2 explains how to arrange for the column sum.
 template <typename T>
 void sum_loops(const T* in, T* acc, int64_t kept, int64_t reduced, bool trailing) {
   // BEGIN SOLUTION name="tinytorch::native::sum_loops" lesson="2. Loop order and cache lines"

@@ -1,14 +1,8 @@
 // Module 17 (Acceleration), lesson sections "2. Loop order and cache lines" to "5. The micro-kernel
 // and vectorisation": the fast matrix multiply behind mm, bmm, Linear and the im2col convolution
-// (declared in tinytorch/acceleration_kernels.h), in the classic Goto/BLIS shape:
-//
-//   for jc in steps of NC columns of B:            B block (KC x NC) stays in the L2/L3 cache
-//     for pc in steps of KC along k:
-//       pack B[pc:pc+KC, jc:jc+NC] into panels of NR columns
-//       for ic in steps of MC rows of A (these blocks run on parallel threads):
-//         pack A[ic:ic+MC, pc:pc+KC] into panels of MR rows   A block (MC x KC) stays in L2
-//         for jr in steps of NR: for ir in steps of MR:       B panel (KC x NR) stays in L1
-//           micro-kernel: the MR x NR tile of C (=, +=) A panel * B panel, sums kept in registers
+// (declared in tinytorch/acceleration_kernels.h), in the classic Goto/BLIS shape that section 3
+// draws: blocks of B and A sized for the caches, packed into panels, and a micro-kernel that computes
+// one register tile of C from one A panel and one B panel.
 //
 // The given code below your functions: the micro-kernel table (your portable kernel, plus the
 // reference library's SIMD extras, never in your build), per-thread scratch buffers, and the public
@@ -26,12 +20,12 @@
 namespace tinytorch {
 namespace cpublas {
 
-// TODO: gemm_ikj -- C (m x n) = A (m x k) B (k x n) by three plain loops, in the order i, k, j
-//   (section 2): for each row i of C, for each p along k, add A[i][p] times row p of B onto row i of
-//   C. Element (r, s) of A is a[r * a_rs + s * a_cs] (B alike), element (i, j) of C is c[i * ldc + j].
-//   C's old contents do not count: set row i of C (its n columns only, never the columns n..ldc-1)
-//   to zero before adding. With contiguous B the innermost loop reads B and writes C at unit stride:
-//   one cache line serves 16 floats, and the compiler vectorises it.
+// TODO: gemm_ikj -- C (m x n) = A (m x k) B (k x n) by three plain loops in the i-k-j order of
+//   section 2 ("Loop order and cache lines"), the order whose innermost loop is unit stride when B's
+//   rows are contiguous. A's row stride is a_rs and its column stride a_cs (B's: b_rs, b_cs); any
+//   strides, including a transposed view's. C is row-major with row stride ldc >= n.
+//   C's old contents do not count, and only the first n columns of each row of C are yours: columns
+//   n..ldc-1 may belong to another matrix and must stay untouched. k == 0 gives zeros. m, n >= 1.
 //   Example: A = [[1, 2]], B = [[3], [4]] -> C = [[11]].
 TT_TARGET_CLONES void gemm_ikj(int64_t m, int64_t n, int64_t k, const float* a, int64_t a_rs, int64_t a_cs,
                                const float* b, int64_t b_rs, int64_t b_cs, float* c, int64_t ldc) {
@@ -54,13 +48,12 @@ TT_TARGET_CLONES void gemm_ikj(int64_t m, int64_t n, int64_t k, const float* a, 
 
 namespace {
 
-// TODO: pack_panel -- copy one panel for the micro-kernel (section 4): `valid` lanes (rows of A, or
-//   columns of B) of `depth` values each, stored depth-major and zero-padded to `width` lanes:
-//     out[p * width + i] = src[p * depth_stride + i * lane_stride]  for p < depth, i < valid
-//     out[p * width + i] = 0                                        for p < depth, valid <= i < width
-//   For A the lanes are rows (lane_stride = A's row stride, depth_stride = its column stride); for B
-//   the lanes are columns (lane_stride = B's column stride, depth_stride = its row stride). Read
-//   through BOTH strides: a transposed input has lane_stride != 1 (memcpy is right only when it is 1).
+// TODO: pack_panel -- copy one panel into the order the micro-kernel reads it (section 4, "Packing").
+//   Input: `valid` lanes (rows of A, or columns of B) of `depth` values each, starting at src;
+//   consecutive lanes are lane_stride elements apart and consecutive depth steps depth_stride apart
+//   (any strides: a transposed or sliced operand). Output: `depth * width` values, depth-major (all
+//   `width` lanes of depth step 0, then of step 1, ...), the lanes from valid to width-1 zero, so that
+//   a ragged panel computes zeros in the kernel's extra rows or columns. valid <= width.
 //   Example: src = [[1, 2], [3, 4], [5, 6]] (3 x 2, row-major), lanes = its 3 rows (lane_stride 2),
 //   depth 2 (depth_stride 1), valid 3, width 4 -> out = [1, 3, 5, 0, 2, 4, 6, 0].
 template <typename T>
@@ -82,15 +75,13 @@ void pack_panel(const T* src, int64_t lane_stride, int64_t depth_stride, int64_t
   // END SOLUTION
 }
 
-// TODO: micro_kernel_generic -- the MR x NR tile of C from one packed A panel and one packed B panel
-//   (section 5): for p < kc, row i < MR, column j < NR, sum a_panel[p * MR + i] * b_panel[p * NR + j].
-//   Keep the MR x NR sums in a local array (the compiler keeps it in vector registers: MR and NR are
-//   compile-time constants, so the j loop vectorises), then write them to c[i * ldc + j]: overwrite
-//   when accumulate is false, add to what is there when it is true (the later k blocks). No loop
-//   here may depend on anything but constants and kc: no branches inside the p loop. Put TT_UNROLL
-//   (acceleration_kernels.h) on the line before the i loop: GCC then unrolls it and keeps the sums in
-//   registers (without it, GCC -O3 leaves them in memory: ten times slower). TT_TARGET_CLONES, given
-//   on the declaration, builds it for AVX-512 and AVX2 too (16 and 8 floats per instruction).
+// TODO: micro_kernel_generic -- the MR x NR tile of C as the product of one packed A panel (kc depth
+//   steps of MR values, as pack_panel lays them out) and one packed B panel (kc steps of NR values)
+//   (section 5, "The micro-kernel and vectorisation"). The tile starts at c with row stride ldc and is
+//   written whole: overwritten when accumulate is false, added to when it is true (the k blocks after
+//   the first). Doubles (4 x 8) and int64 (4 x 4) run the same template, so integer products are exact.
+//   Speed is part of the job: section 5 explains what keeps the tile in registers and what the given
+//   TT_UNROLL (acceleration_kernels.h) and TT_TARGET_CLONES (on the declaration) are for.
 //   Example: MR = NR = 1, kc = 2, a_panel = [1, 2], b_panel = [3, 4], c = [10], accumulate -> c = [21].
 template <typename T, int MR, int NR>
 TT_TARGET_CLONES void micro_kernel_generic(int64_t kc, const T* a_panel, const T* b_panel, T* c, int64_t ldc, bool accumulate) {
@@ -193,27 +184,22 @@ T* scratch(int slot, int64_t elements) {
   return buffer.data;
 }
 
-// TODO: blocked_gemm -- the cache-blocked, packed GEMM (section 3; the loop nest at the top of this
-//   file), for m, n, k > 0 (the caller handled the empty cases). With mr = kernel.mr, nr = kernel.nr:
-//   - for jc over n in steps of kernel.nc (nc = the block's width, the last one narrower), for pc
-//     over k in steps of kernel.kc (kc = the block's depth): pack the block B[pc.., jc..] into
-//     ceil(nc / nr) panels of nr columns with kernel.pack (your pack_panel, for your kernels), panel
-//     q at b_packed + q * nr * kc, in b_packed = scratch<T>(kPackB, ...): once per (pc, jc) block,
-//     never once per tile;
-//   - then for each row block ic (mc rows, the last one shorter): pack A[ic.., pc..] into panels of
-//     mr rows with kernel.pack (panel at a_packed + r * kc for its first row r, in
-//     a_packed = scratch<T>(kPackA, ...)), and for every (jr, ir) tile run kernel.run on the A panel
-//     and the B panel. The first k block (pc == 0) overwrites C, every later one adds to it.
-//   - A tile at the ragged edge (fewer than mr rows or nr columns left) must not be written in place:
-//     the kernel always writes a whole mr x nr tile. Run it into a local tile buffer
-//     (kMaxTileRows x kMaxTileCols elements, row stride nr, accumulate false) and copy (or add) only
-//     its valid corner into C.
-//   - Threads (section 6): when m * n * k >= kGemmParallelThreshold, get_num_threads() > 1 and not
-//     in_parallel_region(), shrink the row block mc so that every thread gets one (about m / threads
-//     rows, rounded up to a multiple of mr), pack B's panels with parallel_for over panels and run
-//     the row blocks with parallel_for over blocks: each thread writes its own rows of C and packs
-//     into its own (thread_local) A buffer, so nothing is shared but the read-only packed B.
-//     parallel_for(begin, end, 1, f) calls f(first, last) on sub-ranges: handle blocks first..last-1.
+// TODO: blocked_gemm -- C (m x n, row stride ldc) = A (m x k) B (k x n), overwriting C, by the
+//   cache-blocked, packed algorithm of section 3 ("Cache blocking"), for m, n, k > 0 (the caller
+//   handled the empty cases). A and B are read through their strides (a_rs, a_cs, b_rs, b_cs).
+//   The kernel brings the tile shape (kernel.mr x kernel.nr), the block sizes (kernel.kc, kernel.mc,
+//   kernel.nc), its packing routine (kernel.pack: pack_panel's contract) and its micro-kernel
+//   (kernel.run: micro_kernel_generic's contract). Packed blocks go in the given per-thread scratch
+//   buffers, scratch<T>(kPackB, elements) and scratch<T>(kPackA, elements); a returned pointer stays
+//   valid until the same thread asks that slot for more.
+//   - Any m, n, k: the blocks and tiles at the edges are partial, and nothing outside C's m x n
+//     elements may be written (the kernel always writes a whole mr x nr tile; kMaxTileRows x
+//     kMaxTileCols bounds every kernel's tile).
+//   - Each block of B is packed once per block, never once per tile (section 4 says why).
+//   - Threads (section 6, "Threads"): when m * n * k >= kGemmParallelThreshold, get_num_threads() > 1
+//     and !in_parallel_region(), the work is shared between threads with the given parallel_for
+//     (tinytorch/parallel.h), every thread getting a share of C's rows; no two threads write the
+//     same element of C or of a scratch buffer. The result equals the one-thread result.
 template <typename T>
 void blocked_gemm(const Kernel<T>& kernel, int64_t m, int64_t n, int64_t k, const T* a, int64_t a_rs, int64_t a_cs,
                   const T* b, int64_t b_rs, int64_t b_cs, T* c, int64_t ldc) {

@@ -27,13 +27,13 @@ struct ValidRange {
   return {first, last};
 }
 
-// TODO: im2col_impl -- unfold one image (C, H, W), contiguous, into `columns` (section 7): row
-//   r = (c kh + i) kw + j of columns (at columns + r * column_row_stride) holds, at position
-//   y * OW + x, the pixel image[c][y sh + i dh - ph][x sw + j dw - pw], or 0 where that falls in the
-//   padding (outside 0..H-1 or 0..W-1). Every one of the OH OW positions of every row is written.
-//   For a tap (c, i, j) and an output row y the input row is fixed: a y outside the image gives a
-//   row of zeros; otherwise valid_outputs(j dw - pw, sw, W, OW) gives the x range [first, last) that
-//   lands inside, with zeros before and after it.
+// TODO: im2col_impl -- unfold one contiguous image (C, H, W) into the C kh kw x OH OW matrix
+//   `columns` of section 7 ("im2col: a convolution as one GEMM"), sizes and parameters in g. Rows
+//   are the kernel taps (c, i, j) in that order, each starting column_row_stride elements after the
+//   previous one (it may exceed OH OW: several images side by side); positions are (y, x) in row-major
+//   order. Each entry is the input pixel that tap (i, j) of channel c meets at output (y, x), with
+//   stride, padding and dilation as section 7 defines them, or 0 where that pixel lies in the
+//   padding. Every one of the OH OW positions of every row is written; nothing else is.
 //   Example: a 1 x 2 x 2 image [[1, 2], [3, 4]], kernel 2 x 2, stride 1, padding 0 -> 4 rows of one
 //   column: [1], [2], [3], [4]. With padding 1 (OH = OW = 3) row 0 (tap (0, 0)) is
 //   [0, 0, 0, 0, 1, 2, 0, 3, 4].
@@ -94,11 +94,11 @@ void im2col_impl(const scalar_t* image, const Conv2dGeometry& g, scalar_t* colum
   // END SOLUTION
 }
 
-// TODO: col2im_impl -- the adjoint of im2col (section 8): for every row r = (c, i, j) and position
-//   (y, x) whose pixel lies inside the image, ADD the column entry onto that pixel of `image` (do not
-//   clear image first; overlapping taps land on the same pixel, and each must count). Entries from
-//   the padding go nowhere. The same walk as im2col, with the copy turned around: valid_outputs
-//   gives the x range per row, and a y outside the image is skipped.
+// TODO: col2im_impl -- the adjoint of im2col (section 8, "col2im, the adjoint, and the backward
+//   pass"): every entry of `columns` (same layout as im2col's, row stride column_row_stride) that
+//   im2col would have filled from a pixel is ADDED onto that pixel of `image` (C, H, W, contiguous).
+//   image keeps what it held (the caller zeroes it when it wants a plain fold); a pixel met by several
+//   taps receives each of their entries; entries that im2col filled from the padding go nowhere.
 //   Example: with the 2 x 2 kernel, padding 0 on a 1 x 2 x 2 image, columns [1], [2], [3], [4] add
 //   [[1, 2], [3, 4]] to image; on a 1 x 1 x 3 image with a 1 x 2 kernel (2 columns per row),
 //   columns [[1, 1], [1, 1]] add [1, 2, 1].

@@ -23,16 +23,15 @@ Tensor mm_fast(const Tensor& self, const Tensor& mat2) {
   return out;
 }
 
-// TODO: bmm_fast -- self (B, n, m) bmm mat2 (B, m, p) -> out (B, n, p), one cpublas::gemm per batch
-//   entry s, and the batch entries on threads (section 6): a batch of small products (attention's
-//   heads) is too small for the GEMM's own threads, but B of them side by side are not.
-//   - Return an undefined Tensor() unless both are 3-D with mat2.size(0) == B and mat2.size(1) == m.
-//   - out = empty({B, n, p}, self.options()); product s reads self at data + s * self.stride(0)
-//     (rows and columns through strides 1 and 2, any layout) and writes out's slice s (contiguous:
-//     n * p elements further per entry, row stride p).
-//   - Split the batch with parallel_for(0, B, 1, f) when B > 1 and B * n * p * m >= kGemmParallelThreshold
-//     (otherwise one loop): f(first, last) handles entries first..last-1 and writes only their own
-//     slices. Inside parallel_for the GEMM stays on one thread by itself (in_parallel_region()).
+// TODO: bmm_fast -- self (B, n, m) bmm mat2 (B, m, p) -> a new contiguous out (B, n, p) with
+//   self's options, each batch entry's product computed by cpublas::gemm (section 6, "Threads").
+//   self and mat2 may be any views (a slice of a larger batch, a transposed mat2): read them through
+//   their strides, never copy them. Shapes bmm cannot take (not both 3-D, batch sizes or inner sizes
+//   that differ) return an undefined Tensor(), and module 01's bmm then reports the error.
+//   Threads: a batch of small products (attention's heads) is too small for the GEMM's own threads,
+//   but the batch as a whole is not: when B > 1 and B * n * p * m >= kGemmParallelThreshold, the
+//   batch entries are shared between threads with the given parallel_for, each thread writing only
+//   its own entries; below that, everything runs on the calling thread.
 //   Element types: TT_DISPATCH_NUMERIC_TYPES(self.scalar_type(), "bmm", [&] { ... scalar_t ... }).
 Tensor bmm_fast(const Tensor& self, const Tensor& mat2) {
   // BEGIN SOLUTION name="tinytorch::native::bmm_fast" lesson="6. Threads"

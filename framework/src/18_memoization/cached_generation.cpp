@@ -15,17 +15,14 @@
 namespace tinytorch {
 namespace models {
 
-// TODO: the cached attention (section 3). x holds S_new NEW positions, start = cache.length() ..
-//   start + S_new - 1; q, k, v below are their queries, keys and values, (B, H, S_new, head_dim).
-//   1. Append k and v to this layer's cache (cache.update) and take back the keys and values of all
-//      start + S_new positions.
-//   2. Attend: each new query against ALL those keys, with module 12's
-//      native::scaled_dot_product_attention_math (scale 1 / sqrt(head_dim); dropout_p as the
-//      uncached forward passes it: dropout_p in training, 0 in eval), giving heads_out (B, H, S_new, head_dim).
-//   3. The mask, a (S_new, start + S_new) float tensor of 0 and -inf: query i sits at ABSOLUTE position
-//      start + i and may see keys 0 .. start + i, not beyond. For S_new == 1 it sees every key (no
-//      mask needed); a prefill of several tokens needs it, and models::causal_mask(S_new) is the
-//      right one only when start == 0.
+// TODO: the cached attention (section 3, "Cached attention"). x holds S_new NEW positions, start =
+//   cache.length() .. start + S_new - 1 of their rows; q, k, v below are their queries, keys and
+//   values, (B, H, S_new, head_dim). Result: heads_out (B, H, S_new, head_dim), each new query
+//   attending over the keys and values of ALL start + S_new positions (this layer's cache plus k and
+//   v, which this call stores in the cache), exactly as module 13's uncached forward attends at those
+//   positions: module 12's native::scaled_dot_product_attention_math, scale 1 / sqrt(head_dim),
+//   dropout_p in training and 0 in eval. Causality is by absolute position: the query at position
+//   start + i sees the keys of positions 0 .. start + i and none later.
 Tensor CausalSelfAttentionImpl::forward(const Tensor& x, KVCache& cache, int64_t layer) {
   TT_CHECK(x.dim() == 3 && x.size(2) == embed_dim, "CausalSelfAttention: expected an input of shape (B, S, ",
            embed_dim, "), but got ", x.sizes());
@@ -56,13 +53,13 @@ Tensor CausalSelfAttentionImpl::forward(const Tensor& x, KVCache& cache, int64_t
   return resid_dropout->forward(proj->forward(native::merge_heads(heads_out).transpose(0, 1)));
 }
 
-// TODO: GPT's cached forward (section 4). tokens (B, S_new) are the positions start = cache.length() ..
-//   start + S_new - 1 of their rows.
-//   1. Embed them: token embedding + the position embedding of THEIR positions (start .., not 0 ..),
-//      then embed_dropout, as forward(tokens) does.
-//   2. Run every block with the cache: blocks[layer]->as<GPTBlockImpl>()->forward(x, cache, layer).
-//   3. Tell the cache that S_new more positions are filled (cache.advance), once, after all layers.
-//   4. final_norm, then lm_head: logits (B, S_new, V).
+// TODO: GPT's cached forward (section 4, "Positions and the cached forward"). tokens (B, S_new) are
+//   the positions start = cache.length() .. start + S_new - 1 of their rows, the earlier positions'
+//   keys and values being in the cache. Result: logits (B, S_new, V), equal (within float rounding)
+//   to the uncached forward(tokens of all positions)'s logits at these positions; afterwards every
+//   layer's cache holds the new positions too and cache.length() has grown by S_new. The same modules
+//   as forward(tokens) (embeddings, embed_dropout, blocks, final_norm, lm_head); a block's cached
+//   forward is blocks[layer]->as<GPTBlockImpl>()->forward(x, cache, layer).
 Tensor GPTImpl::forward(const Tensor& tokens, KVCache& cache) {
   TT_CHECK(tokens.dim() == 2 && tokens.scalar_type() == kLong && tokens.size(1) > 0,
            "GPT::forward: expected tokens of shape (B, S_new) with S_new >= 1 and dtype Long, but got ", tokens.sizes(),
@@ -96,17 +93,14 @@ Tensor GPTImpl::forward(const Tensor& tokens, KVCache& cache) {
   // END SOLUTION
 }
 
-// TODO: the cached generation loop (section 5); gpt->generate(prompt, n, temperature, top_k, true)
-//   calls it after its checks. The model is `gpt`: gpt.forward(tokens, cache), gpt.make_kv_cache(B),
-//   gpt.options.max_seq_len(). The tokens returned must be the ones the uncached loop chooses.
-//   1. Prefill: a cache for the batch (make_kv_cache), then ONE forward over the prompt (its last
-//      max_seq_len tokens if it is longer); the last position's logits give the first new token.
-//   2. Then each step: sample the next token (sample_next_token on the last logits (B, V)), append it
-//      (torch::cat along dim 1) and run forward on that token ALONE, (B, 1), with the cache.
-//   3. When the cache is full (cache.length() == cache.max_length()) the window must slide, and
-//      learned positions are absolute: every cached key belongs to a position that has now moved.
-//      reset() the cache and run the last max_seq_len tokens again (what the uncached loop does).
-//   Run no forward after the last token is chosen.
+// TODO: the cached generation loop (section 5, "Cached generation"); gpt->generate(prompt, n,
+//   temperature, top_k, true) calls it after its checks. The model is `gpt`: gpt.forward(tokens,
+//   cache), gpt.make_kv_cache(B), gpt.options.max_seq_len(); module 13's sample_next_token chooses a
+//   token. Result: the prompt (B, S) followed by max_new_tokens tokens, exactly the tokens the
+//   uncached loop chooses (it conditions on the last max_seq_len tokens), also past max_seq_len.
+//   The point is the cost: the prompt runs through the model once and each later step runs only the
+//   newly chosen token, (B, 1), except where section 5 says the cache cannot be kept; no forward
+//   runs after the last token is chosen, and max_new_tokens 0 returns the prompt.
 Tensor generate_with_kv_cache(GPTImpl& gpt, const Tensor& prompt, int64_t max_new_tokens, double temperature,
                               int64_t top_k) {
   TT_CHECK(prompt.dim() == 2 && prompt.scalar_type() == kLong && prompt.size(1) > 0,

@@ -22,14 +22,13 @@ int64_t KVCache::memory_bytes() const {
   // END SOLUTION
 }
 
-// TODO: KVCache::update (section 2) -- write the new keys and values of `layer` behind the ones
-//   already cached, then hand back everything cached so far.
-//   keys, values: (B, H, S_new, head_dim), for positions length() .. length() + S_new - 1.
-//   1. Copy them into that layer's buffers at exactly those positions (dim 2): a view of the buffer
-//      (narrow) and copy_ write in place; nothing is allocated.
-//   2. Return the views of positions 0 .. length() + S_new - 1 of the key and of the value buffer.
-//   Leave length() alone: the other layers still have to write the same positions (GPT's cached
-//   forward calls advance() once all have).
+// TODO: KVCache::update (section 2) -- store the new keys and values of `layer`, (B, H, S_new,
+//   head_dim) each, as that layer's positions length() .. length() + S_new - 1, in place in its
+//   preallocated buffers (nothing is allocated), and return that layer's keys and values of all
+//   positions cached so far, 0 .. length() + S_new - 1, as views of the buffers.
+//   length() itself does not change here: every layer writes the same positions, and GPT's cached
+//   forward calls advance() once all have. Shapes, batch size and a full cache are checked below.
+//   Example: length() 3, S_new 1 -> the new keys become position 3; the returned keys have 4 positions.
 std::tuple<Tensor, Tensor> KVCache::update(int64_t layer, const Tensor& keys, const Tensor& values) {
   check_layer(layer, "update");
   TT_CHECK(keys.dim() == 4 && keys.sizes() == values.sizes() && keys.size(0) == batch_size_ &&

@@ -12,11 +12,11 @@ namespace tinytorch {
 namespace utils {
 namespace benchmark {
 
-// TODO: student_t_quantile -- invert the given student_t_cdf (section 3).
-//   The CDF increases with t, so bisection finds t: the t distribution is symmetric about 0, so
-//   work on one side (p > 0.5 gives t > 0) and flip the sign for p < 0.5. Start with an interval
-//   [0, upper] and double upper until the CDF there reaches p, then halve the interval until it is
-//   narrower than 1e-12 relative (a hundred or so halvings). Example: (0.975, 10) -> 2.2281.
+// TODO: student_t_quantile -- the inverse of the given student_t_cdf (section 3, "How sure is a
+//   mean: Student's t"): the t with student_t_cdf(t, df) == probability, to about 1e-12 relative,
+//   for any df > 0, whole or not. Negative for probability < 0.5, 0 at 0.5 (the distribution is
+//   symmetric about 0).
+//   Examples: (0.975, 10) -> 2.2281; (0.975, 1) -> 12.7062; (0.025, 10) -> -2.2281.
 double student_t_quantile(double probability, double df) {
   TT_CHECK(probability > 0 && probability < 1, "student_t_quantile: probability must be in (0, 1), got ",
            probability, "; a two-sided 95% interval uses 0.975");
@@ -43,9 +43,9 @@ double student_t_quantile(double probability, double df) {
   // END SOLUTION
 }
 
-// TODO: confidence_interval -- mean +- t * s / sqrt(n) (section 3).
-//   t is Student's quantile at (1 + level) / 2 with n - 1 degrees of freedom: a two-sided interval
-//   leaves (1 - level) / 2 in each tail. s is the sample standard deviation.
+// TODO: confidence_interval -- the two-sided `level` confidence interval of m's true mean (section
+//   3): mean +- t * s / sqrt(n), with s the sample standard deviation and t Student's quantile that
+//   leaves (1 - level) / 2 in each tail, with n - 1 degrees of freedom. Fill mean, lower and upper.
 //   Example: {2, 4, 4, 5, 10} at 95%: t(0.975, 4) = 2.7764, half width 2.7764 * 3 / sqrt(5) = 3.7249.
 ConfidenceInterval confidence_interval(const Measurement& m, double level) {
   TT_CHECK(level > 0 && level < 1, "confidence_interval: level must be in (0, 1), got ", level, " (0.95 for 95%)");
@@ -64,11 +64,11 @@ ConfidenceInterval confidence_interval(const Measurement& m, double level) {
   return interval;
 }
 
-// TODO: welch_t_test -- Welch's t, its degrees of freedom and the two-sided p-value (section 5).
-//   With v = s^2 / n per side (the squared standard error of each mean):
-//     t  = (mean_a - mean_b) / sqrt(v_a + v_b)
-//     df = (v_a + v_b)^2 / (v_a^2 / (n_a - 1) + v_b^2 / (n_b - 1))      (Welch-Satterthwaite)
-//     p  = P(|T| >= |t|): both tails, from student_t_cdf.
+// TODO: welch_t_test -- Welch's unequal-variance t-test of a's mean against b's (section 5, "Is B
+//   faster than A"): the statistic t (positive when a's mean is larger), its Welch-Satterthwaite
+//   degrees of freedom (not a whole number in general) and the two-sided p-value P(|T| >= |t|) from
+//   the given student_t_cdf. The variances are not pooled.
+//   Example: a = {2, 4, 4, 5, 10}, b = {1, 2, 3} -> t 2.053960, df 5.258023, p 0.0923978.
 WelchTest welch_t_test(const Measurement& a, const Measurement& b) {
   TT_CHECK(a.runs() >= 2 && b.runs() >= 2, "welch_t_test: each side needs at least 2 times ('", a.label(), "' has ",
            a.runs(), ", '", b.label(), "' has ", b.runs(), "): measure more runs");
@@ -86,11 +86,13 @@ WelchTest welch_t_test(const Measurement& a, const Measurement& b) {
   return test;
 }
 
-// TODO: compare -- the speed-up of candidate over baseline, with a confidence interval (section 5).
-//   speedup r = mean_baseline / mean_candidate. Its interval comes from log r, whose standard error
-//   is about sqrt(u_b + u_c) with u = s^2 / (n mean^2) per side (the delta method: relative errors
-//   add), and whose degrees of freedom follow Welch-Satterthwaite on the u's. The interval is
-//   r * exp(-+ t * se), t Student's quantile at (1 + level) / 2. Fill comparison.test with welch_t_test.
+// TODO: compare -- the speed-up of candidate over baseline with its `level` confidence interval
+//   (section 5): speedup = mean_baseline / mean_candidate (> 1: the candidate is faster); the
+//   interval is the one section 5 derives on log(speedup) (relative errors of the two means, Welch-
+//   Satterthwaite degrees of freedom, Student's t), so it is symmetric in log. comparison.test holds
+//   welch_t_test(baseline, candidate).
+//   Example: baseline {2, 4, 4, 5, 10}, candidate {1, 2, 3} at 95% -> speedup 2.5, interval
+//   0.910995 to 6.860631, p 0.0924: not significant.
 Comparison compare(const Measurement& baseline, const Measurement& candidate, double level) {
   TT_CHECK(level > 0 && level < 1, "compare: level must be in (0, 1), got ", level, " (0.95 for 95%)");
   TT_CHECK(baseline.mean() > 0 && candidate.mean() > 0, "compare: both means must be positive to form a speed-up "

@@ -12,11 +12,11 @@ namespace tinytorch {
 namespace utils {
 namespace benchmark {
 
-// TODO: pareto_frontier -- the indices of the non-dominated points, ascending (section 6).
-//   q dominates p when q is no worse than p in EVERY objective and strictly better in AT LEAST ONE;
-//   "better" is smaller for Goal::kMinimize and larger for Goal::kMaximize. Compare every pair
-//   (n^2 checks of m objectives is fine for a table of models).
-//   Equal in one objective and worse in another is dominated; two identical points are both kept.
+// TODO: pareto_frontier -- the indices of the non-dominated points, ascending (section 6). One value
+//   per objective in every point (checked below), each objective minimised or maximised as its Goal
+//   says. q dominates p when q is no worse than p in EVERY objective and strictly better in AT LEAST
+//   ONE: equal in one objective and worse in another is dominated; two identical points are both kept.
+//   Example: (latency min, accuracy max) {5, 0.80}, {40, 0.94}, {40, 0.70}, {12, 0.90} -> {0, 1, 3}.
 std::vector<int64_t> pareto_frontier(const std::vector<std::vector<double>>& points, const std::vector<Goal>& goals) {
   TT_CHECK(!goals.empty(), "pareto_frontier: no objectives; pass one Goal per value of a point");
   for (size_t i = 0; i < points.size(); ++i) {

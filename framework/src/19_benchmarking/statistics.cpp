@@ -36,18 +36,19 @@ double Measurement::stddev() const {
   // END SOLUTION
 }
 
-// TODO: nearest_rank_percentile -- MLPerf's percentile, no interpolation (section 2).
-//   Sort; the rank is ceil(p * n / 100) (1-based; compute p * n before dividing: 7 * 100 / 100 is exactly 7,
-//   7 / 100 * 100 is not), at least 1; return the sample of that rank.
-//   Examples: {15, 20, 35, 40, 50}: p 30 -> 20, p 40 -> 20, p 41 -> 35, p 100 -> 50, p 0 -> 15.
+// TODO: nearest_rank_percentile -- MLPerf LoadGen's percentile (section 2): one of the samples, no
+//   interpolation: after sorting, the sample at 0-based index floor(p * n / 100), the last one where
+//   that index is n (p = 100). Exact for whole p n / 100.
+//   Examples: {15, 20, 35, 40, 50}: p 30 -> 20, p 40 -> 35, p 41 -> 35, p 100 -> 50, p 0 -> 15;
+//   1, 2, ..., 100: p 29 -> 29.
 double nearest_rank_percentile(std::vector<double> samples, double p) {
   TT_CHECK(!samples.empty(), "nearest_rank_percentile: no samples; measure at least once");
   TT_CHECK(p >= 0 && p <= 100, "nearest_rank_percentile: p must be in [0, 100], got ", p);
   // BEGIN SOLUTION name="tinytorch::utils::benchmark::nearest_rank_percentile" lesson="2. Mean, spread and the percentiles MLPerf reports"
   std::sort(samples.begin(), samples.end());
   const double n = static_cast<double>(samples.size());
-  const int64_t rank = std::max<int64_t>(1, static_cast<int64_t>(std::ceil(p * n / 100.0)));
-  return samples[static_cast<size_t>(rank - 1)];
+  const auto index = static_cast<size_t>(std::floor(p * n / 100.0));
+  return samples[std::min(index, samples.size() - 1)];
   // END SOLUTION
 }
 

@@ -12,14 +12,15 @@
 namespace tinytorch {
 namespace olympics {
 
-// TODO: measure_model -- the figures an entry is judged by (section 3).
-//   accuracy: one call entry.predict(images) over the whole test set; the answer of a row is its
-//     largest logit (argmax over dim 1); the fraction of rows whose answer equals the label.
-//   latency: `warmup` calls first, untimed (caches, the allocator, the branch predictors settle);
-//     then `runs` calls timed one by one with std::chrono::steady_clock, call i reading image
-//     i % N alone (images.narrow(0, i % N, 1)), in milliseconds; summarise the samples with module
-//     14's profiling::summarize_latencies and copy its median, p90 and mean; latency_runs = runs.
-//   memory_bytes and parameter_count: the entry's own.
+// TODO: measure_model -- the figures an entry is judged by, measured as tito measures them (section 3,
+//   "Measuring an entry"), images (N, features) and labels (N):
+//   - accuracy: the fraction of images whose answer (the class of the largest logit) equals the
+//     label, from ONE entry.predict call over all N images;
+//   - latency: `warmup` untimed calls, then `runs` calls timed one by one on a monotonic clock, in
+//     milliseconds, around predict only; in both, call i predicts image i % N alone (a batch of 1);
+//     the median, p90 and mean of the timed samples by module 14's profiling::summarize_latencies,
+//     and latency_runs = runs;
+//   - memory_bytes and parameter_count: the entry's own.
 //   Example: 4 images, labels [0, 1, 2, 3], logits whose argmaxes are [0, 1, 2, 0] -> accuracy 0.75.
 ModelMetrics measure_model(const Entry& entry, const Tensor& images, const Tensor& labels, int64_t warmup,
                            int64_t runs) {

@@ -89,9 +89,9 @@ class Measurement {
 
 std::ostream& operator<<(std::ostream& out, const Measurement& m);
 
-// MLPerf's percentile (no interpolation): the ceil(p / 100 * n)-th smallest sample (1-based), the
-// smallest one for p == 0. A latency every p% of the queries met is a latency some query had.
-//   nearest_rank_percentile({15, 20, 35, 40, 50}, 30) == 20; (..., 40) == 20; (..., 100) == 50
+// MLPerf LoadGen's percentile (no interpolation): the sorted samples' element at 0-based index
+// floor(p n / 100), the largest for p == 100. The reported latency is one some query had.
+//   nearest_rank_percentile({15, 20, 35, 40, 50}, 30) == 20; (..., 40) == 35; (..., 100) == 50
 double nearest_rank_percentile(std::vector<double> samples, double p);  // [module 19: yours]
 
 // Tukey's fences: Q1 - 1.5 IQR and Q3 + 1.5 IQR (quartiles by numpy's rule); times outside them are
