@@ -74,6 +74,11 @@ awk -v c="$change" 'BEGIN { exit !(c != "" && c + 0 > 1e-4) }' ||
 echo "== part 3 (optional), 30 steps: sources found from a workspace, every completion compiled, figures read"
 run_tito 2 milestone run 05 --reference -- --steps 30
 expect "$out" "go to one part's program: say which part" "milestone run 05 --reference -- --steps 30 (no --part)"
+# A part whose program takes no arguments refuses them before building, instead of training its full length.
+run_tito 2 milestone run 05 --part 2 --reference -- --steps 40
+expect "$out" "milestone 05 part 2 takes no arguments after --, so '--steps 40' would be ignored" "--part 2 -- --steps 40"
+run_tito 2 milestone run 05 --part 3 --reference -- --stepz 40
+expect "$out" "has no option '--stepz': it takes --steps N, --minutes M, --completions N, --source-dir DIR" "--part 3 -- --stepz 40"
 run_tito 1 milestone run transformer --part 3 --reference -- --steps 30 --minutes 10 --completions 2
 expect "$out" "Corpus: " "milestone run 05 --part 3"
 expect "$out" "Completing 2 of the held-out files' " "milestone run 05 --part 3"

@@ -25,7 +25,8 @@ const char* kTwoParts = R"({
   "required_modules": ["01", "02", "04"],
   "parts": [
     {"number": 2, "title": "Second", "program": "b.cpp", "required": false, "required_modules": ["01", "04"],
-     "gate": {"metric": "loss", "comparison": "<=", "value": 1.2}},
+     "gate": {"metric": "loss", "comparison": "<=", "value": 1.2},
+     "arguments": ["--steps N", "--verbose", "DIR"]},
     {"number": 1, "title": "First", "program": ["a.cpp", "a2.cpp"], "required_modules": ["01", "02"],
      "gate": {"metric": "accuracy", "comparison": ">=", "value": 0.9}, "limits": {"time_s": 20, "memory_mb": 300}}
   ]})";
@@ -548,4 +549,37 @@ TEST_CASE("milestone 06 is written: two parts, every gate on a measured value", 
         "matmul_max_difference <= 0.001 and matmul_speedup >= 10 and report_files >= 2");
   CHECK(mlperf.parts[1].describe_gates() == "max_logit_difference <= 0.0001 and kv_cache_speedup >= 5");
   for (const auto& part : mlperf.parts) CHECK(part.required);
+}
+
+TEST_CASE("arguments after -- are checked against the part's declared arguments before anything runs", "[milestone]") {
+  const Milestone milestone = milestone_from_json_text(kTwoParts, "/course/milestones/07_1999_demo");
+  const MilestonePart& takes_none = milestone.parts[0];  // part 1 declares no arguments
+  const MilestonePart& takes_some = milestone.parts[1];  // part 2: --steps N, --verbose, DIR
+  REQUIRE(takes_some.arguments == std::vector<std::string>{"--steps N", "--verbose", "DIR"});
+  REQUIRE(takes_none.arguments.empty());
+
+  const auto refusal = [&](const MilestonePart& part, std::vector<std::string> args) {
+    try {
+      check_program_arguments(milestone, part, args);
+    } catch (const UserError& error) {
+      CHECK(error.exit_code() == kExitUsage);
+      return std::string(error.what()) + " | fix: " + error.fix();
+    }
+    return std::string();
+  };
+  CHECK(refusal(takes_none, {}).empty());
+  CHECK(refusal(takes_some, {"--steps", "40", "--verbose", "/data"}).empty());
+  CHECK(refusal(takes_some, {"--steps=40"}).empty());
+
+  // The bug this guards: `--part 2 -- --steps 40` used to run the program's default 1600 steps.
+  const std::string ignored = refusal(takes_none, {"--steps", "40"});
+  CHECK_THAT(ignored, Catch::Contains("milestone 07 part 1 takes no arguments after --, so '--steps 40' would be ignored"));
+  CHECK_THAT(ignored, Catch::Contains("fix: tito milestone run 07 --part 1"));
+  const std::string unknown = refusal(takes_some, {"--stepz", "40"});
+  CHECK_THAT(unknown, Catch::Contains("has no option '--stepz': it takes --steps N, --verbose, DIR"));
+  CHECK_THAT(unknown, Catch::Contains("fix: tito milestone run 07 --part 2 -- --steps N"));
+  CHECK_THAT(refusal(takes_some, {"--steps"}), Catch::Contains("--steps needs a value"));
+  CHECK_THAT(refusal(takes_some, {"--steps", "--verbose"}), Catch::Contains("--steps needs a value"));
+  CHECK_THAT(refusal(takes_some, {"a", "b"}), Catch::Contains("does not take 'b'"));
+  CHECK_THAT(refusal(takes_some, {"--verbose=yes"}), Catch::Contains("--verbose takes no value"));
 }

@@ -267,6 +267,8 @@ int run_milestone(const GlobalOptions& global, const RunOptions& options) {
                     fmt::format("tito milestone run {} --part N -- {}", milestone.id, fmt::join(options.program_args, " ")),
                     kExitUsage);
 
+  if (!options.program_args.empty()) check_program_arguments(milestone, *parts.front(), options.program_args);
+
   if (!options.data_dir.empty() && !fs::is_directory(options.data_dir))
     throw UserError(fmt::format("--data-dir {}: there is no such folder", options.data_dir),
                     "name the folder that holds the dataset's files, e.g. --data-dir ~/data/cifar-10-batches-bin",

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "core/errors.h"
@@ -72,6 +73,7 @@ MilestonePart part_from_json(const json& entry) {
     part.time_limit_s = entry["limits"].value("time_s", part.time_limit_s);
     part.memory_limit_mb = entry["limits"].value("memory_mb", part.memory_limit_mb);
   }
+  part.arguments = entry.value("arguments", std::vector<std::string>{});
   return part;
 }
 
@@ -305,6 +307,50 @@ PartVerdict judge_part(const MilestonePart& part, const std::vector<ResultLine>&
     }
   }
   return verdict;
+}
+
+void check_program_arguments(const Milestone& milestone, const MilestonePart& part, const std::vector<std::string>& args) {
+  if (args.empty()) return;
+  const std::string command = fmt::format("tito milestone run {} --part {}", milestone.id, part.number);
+  const std::string given = fmt::format("{}", fmt::join(args, " "));
+  if (part.arguments.empty()) {
+    throw UserError(fmt::format("milestone {} part {} takes no arguments after --, so '{}' would be ignored",
+                                milestone.id, part.number, given),
+                    command, kExitUsage);
+  }
+  std::set<std::string> options_with_value, flags;
+  std::size_t positionals_accepted = 0;
+  for (const auto& usage : part.arguments) {
+    const std::string name = usage.substr(0, usage.find(' '));
+    if (name.rfind("-", 0) != 0) ++positionals_accepted;
+    else if (name.size() < usage.size()) options_with_value.insert(name);
+    else flags.insert(name);
+  }
+  const std::string accepted = fmt::format("{}", fmt::join(part.arguments, ", "));
+  const std::string example = fmt::format("{} -- {}", command, part.arguments.front());
+  std::size_t positionals = 0;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg.rfind("-", 0) != 0) {
+      if (++positionals > positionals_accepted)
+        throw UserError(fmt::format("milestone {} part {} does not take '{}': it takes {}", milestone.id,
+                                    part.number, arg, accepted), example, kExitUsage);
+      continue;
+    }
+    const std::string name = arg.substr(0, arg.find('='));
+    if (flags.count(name)) {
+      if (name == arg) continue;
+      throw UserError(fmt::format("milestone {} part {}: {} takes no value", milestone.id, part.number, name), example,
+                      kExitUsage);
+    }
+    if (!options_with_value.count(name))
+      throw UserError(fmt::format("milestone {} part {} has no option '{}': it takes {}", milestone.id, part.number,
+                                  name, accepted), example, kExitUsage);
+    if (name == arg && (i + 1 >= args.size() || args[i + 1].rfind("--", 0) == 0))
+      throw UserError(fmt::format("milestone {} part {}: {} needs a value", milestone.id, part.number, name), example,
+                      kExitUsage);
+    if (name == arg) ++i;
+  }
 }
 
 }  // namespace tito

@@ -44,6 +44,9 @@ struct MilestonePart {
   std::string describe_gates() const;          // "accuracy >= 0.9 and min_conv_weight_change >= 0.25"
   double time_limit_s = 600;                   // generous: training on a 2-core laptop
   std::size_t memory_limit_mb = 2048;
+  // "arguments" in milestone.json: what the part's program accepts after `--`, as its usage writes it
+  // ("--steps N" an option with a value, "DIR" a positional argument). None: it takes no arguments.
+  std::vector<std::string> arguments;
 };
 
 struct Milestone {
@@ -66,6 +69,10 @@ struct Milestone {
 
 // Reads every milestones/*/milestone.json under source_dir, sorted by id. Throws UserError naming
 // the file and the problem (missing key, a part without a gate, a bad comparison...).
+// Refuses (UserError, with the accepted arguments and a command that works) program arguments the part
+// does not declare, before anything is built: a program that ignored `--steps 40` would train for minutes.
+void check_program_arguments(const Milestone& milestone, const MilestonePart& part, const std::vector<std::string>& args);
+
 std::vector<Milestone> load_milestones(const std::filesystem::path& source_dir);
 Milestone milestone_from_json_text(const std::string& text, const std::filesystem::path& dir);  // for tests
 
