@@ -341,6 +341,38 @@ std::tuple<Tensor, Tensor, Tensor> RNNImplBase<Derived>::run_dense(const Tensor&
   return std::make_tuple(output, h_n, c_n);
 }
 
+template <typename Derived>
+std::tuple<Tensor, Tensor> RNNImplBase<Derived>::forward_one_state(const Tensor& input, const Tensor& batch_sizes,
+                                                                   const Tensor& sorted_indices, int64_t max_batch_size,
+                                                                   Tensor hx) {
+  const int64_t num_directions = options_base.bidirectional() ? 2 : 1;
+  if (!hx.defined()) {
+    hx = zeros({options_base.num_layers() * num_directions, max_batch_size, options_base.hidden_size()},
+               TensorOptions().dtype(input.scalar_type()));
+  } else {
+    // The caller's batch order, rearranged like the packed input's.
+    hx = permute_hidden(hx, sorted_indices);
+  }
+  check_forward_args(input, hx, batch_sizes);
+  if (batch_sizes.defined()) {
+    auto [output, h_n, c_n] = run_layers(input, batch_sizes_of(batch_sizes), hx, Tensor());
+    return std::make_tuple(output, h_n);
+  }
+  auto [output, h_n, c_n] = run_dense(input, hx, Tensor());
+  return std::make_tuple(output, h_n);
+}
+
+template <typename Derived>
+std::tuple<utils::rnn::PackedSequence, Tensor> RNNImplBase<Derived>::forward_packed_one_state(
+    const utils::rnn::PackedSequence& packed_input, Tensor hx) {
+  const int64_t max_batch_size = batch_sizes_of(packed_input.batch_sizes())[0];
+  auto [output, h_n] = forward_one_state(packed_input.data(), packed_input.batch_sizes(), packed_input.sorted_indices(),
+                                      max_batch_size, std::move(hx));
+  return std::make_tuple(utils::rnn::PackedSequence(output, packed_input.batch_sizes(), packed_input.sorted_indices(),
+                                                    packed_input.unsorted_indices()),
+                         permute_hidden(h_n, packed_input.unsorted_indices()));
+}
+
 template class RNNImplBase<RNNImpl>;
 template class RNNImplBase<LSTMImpl>;
 template class RNNImplBase<GRUImpl>;
@@ -365,21 +397,7 @@ RNNImpl::RNNImpl(const RNNOptions& options_) : RNNImplBase(rnn_options_base(opti
 
 std::tuple<Tensor, Tensor> RNNImpl::forward_helper(const Tensor& input, const Tensor& batch_sizes,
                                                    const Tensor& sorted_indices, int64_t max_batch_size, Tensor hx) {
-  const int64_t num_directions = options_base.bidirectional() ? 2 : 1;
-  if (!hx.defined()) {
-    hx = zeros({options_base.num_layers() * num_directions, max_batch_size, options_base.hidden_size()},
-               TensorOptions().dtype(input.scalar_type()));
-  } else {
-    // The caller's batch order, rearranged like the packed input's.
-    hx = permute_hidden(hx, sorted_indices);
-  }
-  check_forward_args(input, hx, batch_sizes);
-  if (batch_sizes.defined()) {
-    auto [output, h_n, c_n] = run_layers(input, batch_sizes_of(batch_sizes), hx, Tensor());
-    return std::make_tuple(output, h_n);
-  }
-  auto [output, h_n, c_n] = run_dense(input, hx, Tensor());
-  return std::make_tuple(output, h_n);
+  return forward_one_state(input, batch_sizes, sorted_indices, max_batch_size, std::move(hx));
 }
 
 std::tuple<Tensor, Tensor> RNNImpl::forward(const Tensor& input, Tensor hx) {
@@ -390,12 +408,7 @@ std::tuple<Tensor, Tensor> RNNImpl::forward(const Tensor& input, Tensor hx) {
 
 std::tuple<utils::rnn::PackedSequence, Tensor> RNNImpl::forward_with_packed_input(
     const utils::rnn::PackedSequence& packed_input, Tensor hx) {
-  const int64_t max_batch_size = batch_sizes_of(packed_input.batch_sizes())[0];
-  auto [output, h_n] = forward_helper(packed_input.data(), packed_input.batch_sizes(), packed_input.sorted_indices(),
-                                      max_batch_size, std::move(hx));
-  return std::make_tuple(utils::rnn::PackedSequence(output, packed_input.batch_sizes(), packed_input.sorted_indices(),
-                                                    packed_input.unsorted_indices()),
-                         permute_hidden(h_n, packed_input.unsorted_indices()));
+  return forward_packed_one_state(packed_input, std::move(hx));
 }
 
 // ---- LSTM ----
@@ -496,20 +509,7 @@ GRUImpl::GRUImpl(const GRUOptions& options_) : RNNImplBase(gru_options_base(opti
 
 std::tuple<Tensor, Tensor> GRUImpl::forward_helper(const Tensor& input, const Tensor& batch_sizes,
                                                    const Tensor& sorted_indices, int64_t max_batch_size, Tensor hx) {
-  const int64_t num_directions = options_base.bidirectional() ? 2 : 1;
-  if (!hx.defined()) {
-    hx = zeros({options_base.num_layers() * num_directions, max_batch_size, options_base.hidden_size()},
-               TensorOptions().dtype(input.scalar_type()));
-  } else {
-    hx = permute_hidden(hx, sorted_indices);
-  }
-  check_forward_args(input, hx, batch_sizes);
-  if (batch_sizes.defined()) {
-    auto [output, h_n, c_n] = run_layers(input, batch_sizes_of(batch_sizes), hx, Tensor());
-    return std::make_tuple(output, h_n);
-  }
-  auto [output, h_n, c_n] = run_dense(input, hx, Tensor());
-  return std::make_tuple(output, h_n);
+  return forward_one_state(input, batch_sizes, sorted_indices, max_batch_size, std::move(hx));
 }
 
 std::tuple<Tensor, Tensor> GRUImpl::forward(const Tensor& input, Tensor hx) {
@@ -520,12 +520,7 @@ std::tuple<Tensor, Tensor> GRUImpl::forward(const Tensor& input, Tensor hx) {
 
 std::tuple<utils::rnn::PackedSequence, Tensor> GRUImpl::forward_with_packed_input(
     const utils::rnn::PackedSequence& packed_input, Tensor hx) {
-  const int64_t max_batch_size = batch_sizes_of(packed_input.batch_sizes())[0];
-  auto [output, h_n] = forward_helper(packed_input.data(), packed_input.batch_sizes(), packed_input.sorted_indices(),
-                                      max_batch_size, std::move(hx));
-  return std::make_tuple(utils::rnn::PackedSequence(output, packed_input.batch_sizes(), packed_input.sorted_indices(),
-                                                    packed_input.unsorted_indices()),
-                         permute_hidden(h_n, packed_input.unsorted_indices()));
+  return forward_packed_one_state(packed_input, std::move(hx));
 }
 
 // ---- RNNCellImplBase ----

@@ -208,6 +208,13 @@ class RNNImplBase : public Cloneable<Derived> {
                                                 const Tensor& h0, const Tensor& c0);
   // The same for a dense input (T, B, in), or (B, T, in) with batch_first: (output, h_n, c_n).
   std::tuple<Tensor, Tensor, Tensor> run_dense(const Tensor& input, const Tensor& h0, const Tensor& c0);
+  // RNN's and GRU's forward_helper, which carry one hidden state (LSTM carries two): hx defaults to
+  // zeros, and a given hx is put into the packed batch order.
+  std::tuple<Tensor, Tensor> forward_one_state(const Tensor& input, const Tensor& batch_sizes,
+                                               const Tensor& sorted_indices, int64_t max_batch_size, Tensor hx);
+  // RNN's and GRU's forward_with_packed_input: h_n goes back to the caller's batch order.
+  std::tuple<utils::rnn::PackedSequence, Tensor> forward_packed_one_state(
+      const utils::rnn::PackedSequence& packed_input, Tensor hx);
 
   // Names of the parameters, all layers and directions in order, and grouped by layer and direction.
   std::vector<std::string> flat_weights_names_;
