@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "../common/forward_probe.h"
 #include "../common/milestone_support.h"
 
 namespace {
@@ -129,6 +130,10 @@ int main() {
   milestone::write_output_file("xor_best_line.svg",
                                milestone::svg_plot(points, line, area, "Milestone 02: the best single line for XOR"));
 
+  const double forward_error = milestone::sigmoid_linear_error(model, x);
+  std::printf("Probe of your forward pass: sigmoid(Linear(x)) differs from sigmoid(w . x + b) by at most %.2e "
+              "(on the four points, and on them scaled by 50)\n", forward_error);
   milestone::report_result(1, "accuracy", best_accuracy);
+  milestone::report_result(1, "forward_max_error", forward_error);
   return 0;
 }

@@ -7,21 +7,27 @@
 // 2,410 parameters (64*32 + 32 + 32*10 + 10), 4,736 multiply-adds-as-FLOPs per forward pass
 // (2 * (64*32 + 32*10)). Trained with Adam on 1,000 digits in batches of 32 for 20 epochs, tested on
 // 200 digits it never saw. Fixed seed: the same code gives the same numbers on every run.
-// tito judges the test accuracy (gate: accuracy >= 0.85).
+// tito judges the test accuracy (gate: accuracy >= 0.85) and, after training, probes of YOUR Linear
+// forward and initialisation, log_softmax and Adam (training_probes.h), the learning rates, gradient
+// clipping and the sampler's reshuffle against their definitions: the network reaches its accuracy
+// without a bias, with a mis-sized Adam step, a schedule never stepped or one order for every epoch.
 //
 // Before training, the program checks YOUR cross-entropy against a log-softmax computed here in
 // double precision: a loss that returns a wrong value can still train (backward does the work), so
 // a wrong forward would otherwise go unnoticed.
 #include <tinytorch/torch.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <limits>
 #include <string>
 #include <vector>
 
 #include "../common/milestone_support.h"
+#include "../common/training_probes.h"
 
 namespace {
 
@@ -55,6 +61,63 @@ double reference_cross_entropy(const torch::Tensor& logits, const torch::Tensor&
   return total / static_cast<double>(n);
 }
 
+// max over the epochs of |the rate the Trainer recorded - the cosine schedule's| / kLearningRate. The
+// Trainer steps the scheduler once per epoch, after its updates, and a step sets the rate for t =
+// the steps before it (LibTorch's), so epoch e (from 1) runs at
+// eta_min + (lr - eta_min) (1 + cos(pi t / T_max)) / 2 with t = max(e - 2, 0). Adam trains the
+// network at nearly any rate: a schedule never stepped, stepped per update or without its eta_min
+// reaches the same accuracy.
+double schedule_error(const torch::training::History& history) {
+  const double pi = std::acos(-1.0);
+  double error = 0;
+  for (const auto& record : history.epochs) {
+    const double progress = static_cast<double>(std::max<int64_t>(record.epoch - 2, 0)) / (kEpochs - 1);
+    const double expected = kMinLearningRate + (kLearningRate - kMinLearningRate) * (1 + std::cos(pi * progress)) / 2;
+    if (!std::isfinite(record.lr)) return std::numeric_limits<double>::infinity();
+    error = std::max(error, std::fabs(record.lr - expected) / kLearningRate);
+  }
+  return error;
+}
+
+// max error of clip_grad_norm_ on gradients [3, 4] and [12] (norm 13, LibTorch's example) clipped to
+// 1, and on [0.3, 0.4] (norm 0.5) under a cap of 1, which must stay as it is; the returned norms
+// count too. Gradients of norm 5 never reach a sum of squares or a rescale that shows in accuracy.
+double clip_error() {
+  torch::NoGradGuard no_grad;
+  double error = 0;
+  auto with_grad = [](std::vector<float> values) {
+    torch::Tensor p = torch::zeros({static_cast<int64_t>(values.size())}).requires_grad_(true);
+    p.mutable_grad() = torch::tensor(values);
+    return p;
+  };
+  auto compare = [&](const torch::Tensor& p, const std::vector<double>& expected) {
+    const torch::Tensor got = p.grad().to(torch::kDouble).contiguous();
+    for (size_t i = 0; i < expected.size(); ++i) {
+      const double value = got.data_ptr<double>()[i];
+      error = std::isfinite(value) ? std::max(error, std::fabs(value - expected[i])) : std::numeric_limits<double>::infinity();
+    }
+  };
+  torch::Tensor a = with_grad({3, 4}), b = with_grad({12});
+  error = std::max(error, std::fabs(torch::nn::utils::clip_grad_norm_({a, b}, 1.0) - 13) / 13);
+  compare(a, {3.0 / (13 + 1e-6), 4.0 / (13 + 1e-6)});
+  compare(b, {12.0 / (13 + 1e-6)});
+  torch::Tensor small = with_grad({0.3f, 0.4f});
+  error = std::max(error, std::fabs(torch::nn::utils::clip_grad_norm_({small}, 1.0) - 0.5));
+  compare(small, {0.3f, 0.4f});
+  return error;
+}
+
+// 1 when a RandomSampler gives a new order of 100 indices after reset() (each epoch starts with one),
+// else 0. One order for every epoch still trains; LibTorch's sampler reshuffles.
+double sampler_reshuffles() {
+  torch::data::samplers::RandomSampler sampler(100);
+  sampler.reset();
+  const auto first = sampler.next(100);
+  sampler.reset();
+  const auto second = sampler.next(100);
+  return first && second && first->size() == 100 && second->size() == 100 && *first != *second ? 1 : 0;
+}
+
 double accuracy_of(torch::nn::Sequential& model, const torch::Tensor& images, const torch::Tensor& labels) {
   torch::NoGradGuard no_grad;
   return model->forward(images).argmax(1).eq(labels).to(torch::kFloat).mean().item<double>();
@@ -84,7 +147,9 @@ int main() {
   const torch::Tensor train_images = train_set.images();
   const torch::Tensor train_labels = train_set.targets();
 
-  torch::nn::Sequential model(torch::nn::Linear(64, 32), torch::nn::ReLU(), torch::nn::Linear(32, kClasses));
+  // The layers as handles, so that the probes after training can run each one; the Sequential shares them.
+  torch::nn::Linear hidden(64, 32), output(32, kClasses);
+  torch::nn::Sequential model(hidden, torch::nn::ReLU(), output);
   int64_t parameters = 0;
   for (const auto& p : model->parameters()) parameters += p.numel();
   const int64_t flops_per_forward = 2 * (64 * 32 + 32 * 10);
@@ -119,7 +184,7 @@ int main() {
                                               torch::data::DataLoaderOptions().batch_size(kBatchSize));
   torch::optim::Adam optimizer(model->parameters(), torch::optim::AdamOptions(kLearningRate));
   // Stepped by the Trainer once per epoch, after the epoch's updates; LibTorch's first step keeps the
-  // starting rate, so T_max = epochs - 1 reaches the minimum for the last epoch.
+  // starting rate, so with T_max = epochs - 1 the last epoch runs just above the minimum.
   torch::optim::CosineAnnealingLR scheduler(optimizer, kEpochs - 1, kMinLearningRate);
   torch::training::Trainer trainer(model, optimizer, torch::nn::CrossEntropyLoss(),
                                    torch::training::TrainerOptions()
@@ -204,5 +269,14 @@ int main() {
 
   milestone::report_result(2, "train_accuracy", train_accuracy);
   milestone::report_result(2, "accuracy", test_accuracy);
+  milestone::report_training_probes(2, {hidden, output});
+  const double schedule = schedule_error(history), clipping = clip_error(), reshuffles = sampler_reshuffles();
+  std::printf("  the rates your Trainer recorded against the cosine schedule   within %.2e (of lr)\n"
+              "  clip_grad_norm_ on gradients of norm 13 and 0.5, cap 1         within %.2e\n"
+              "  your RandomSampler, reset for a second epoch: %s\n",
+              schedule, clipping, reshuffles == 1 ? "a new order" : "THE SAME ORDER");
+  milestone::report_result(2, "lr_schedule_error", schedule);
+  milestone::report_result(2, "clip_grad_norm_error", clipping);
+  milestone::report_result(2, "sampler_reshuffles", reshuffles);
   return 0;
 }

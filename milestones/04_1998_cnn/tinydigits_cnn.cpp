@@ -7,12 +7,13 @@
 // 810 parameters (8 * 9 + 8 in the convolution, 72 * 10 + 10 in the linear layer), against the 2,410
 // of milestone 03's MLP: each 3x3 filter is shared by all 36 positions of the image.
 //
-// tito judges two measured values (milestone.json): the test accuracy (gate >= 0.90), and how far
+// tito judges the test accuracy (milestone.json: gate >= 0.90), how far
 // every convolution's weights moved from their initial values, ||W_end - W_start|| / ||W_start||
 // (gate >= 0.25). The second guards against a network that passes on its last layer alone: random
 // filters followed by a trained linear layer still read most digits, so a backward pass that never
 // reaches the convolution (a flatten that cuts the graph, a conv backward that returns no
-// grad_weight) would otherwise go unnoticed.
+// grad_weight) would otherwise go unnoticed. Probes of YOUR conv2d and max_pool2d (layer_probes.h) and
+// of the Linear layer, log_softmax and Adam (training_probes.h) against their definitions are gates too.
 #include <tinytorch/torch.h>
 
 #include <chrono>
@@ -25,7 +26,9 @@
 
 #include "../common/classifier.h"
 #include "../common/milestone_support.h"
+#include "../common/training_probes.h"
 #include "conv_learning.h"
+#include "layer_probes.h"
 
 namespace {
 
@@ -208,5 +211,11 @@ int main() {
   milestone::report_result(kPart, "training_seconds", training_seconds);
   milestone::report_result(kPart, "min_conv_weight_change", conv_learning.smallest_change());
   milestone::report_result(kPart, "accuracy", test_accuracy);
+  const double conv_error = milestone::conv2d_probe_error(), pool_error = milestone::max_pool2d_probe_error();
+  std::printf("Probes of your layers on small inputs, forward and backward against the definition: conv2d within "
+              "%.2e, max_pool2d within %.2e\n", conv_error, pool_error);
+  milestone::report_result(kPart, "conv2d_probe_error", conv_error);
+  milestone::report_result(kPart, "max_pool2d_probe_error", pool_error);
+  milestone::report_training_probes(kPart, {classifier});
   return 0;
 }

@@ -10,8 +10,15 @@
 // tito judges the exact whole-sequence match on held-out sequences, never seen in training (gates
 // in milestone.json: 0.95, 0.95, 0.90). The attention maps of the reversal model are drawn: a
 // model that really routes shows the anti-diagonal.
+//
+// Routing is learned even by some broken attentions (a softmax over the queries instead of the keys
+// still routes, 100/100/100), so two probes of YOUR attention inside the trained reversal model gate too:
+//   attention_row_sum_error  max |sum over the keys - 1| of any query's attention weights
+//   causality_max_change     how far a block run with a causal mask moves its outputs at positions <= k
+//                            when the tokens after k change (a causal attention: not at all)
 #include <tinytorch/torch.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -118,6 +125,40 @@ double exact_match(Router& model, const Sequences& s) {
   return predicted.eq(s.targets).sum(1).eq(s.targets.size(1)).to(torch::kFloat).mean().item<double>();
 }
 
+// max |sum_j w[..., i, j] - 1| over the attention weights of every block and head on `inputs`.
+double attention_row_sum_error(Router& model, const torch::Tensor& inputs) {
+  torch::NoGradGuard no_grad;
+  std::vector<torch::Tensor> weights;
+  model->forward(inputs, &weights);
+  double error = 0;
+  for (const auto& w : weights) error = std::max(error, (w.sum(-1) - 1).abs().max().item<double>());
+  return error;
+}
+
+// The first block of the trained model, run with a causal mask on embedded `inputs`: change every token
+// after position k (k = 0 .. L-2) and measure how far the block's outputs at positions 0..k move.
+double causality_max_change(Router& model, const torch::Tensor& inputs, std::mt19937& rng) {
+  torch::NoGradGuard no_grad;
+  const int64_t length = inputs.size(1);
+  const torch::Tensor positions = torch::arange(length, torch::kLong);
+  const torch::Tensor mask = torch::models::causal_mask(length);
+  auto block_output = [&](const torch::Tensor& tokens) {
+    return model->blocks[0]->forward(model->tokens(tokens) + model->positions(positions), mask);
+  };
+  const torch::Tensor original = block_output(inputs);
+  std::uniform_int_distribution<int64_t> shift(1, kLetters - 1);
+  double change = 0;
+  for (int64_t k = 0; k + 1 < length; ++k) {
+    torch::Tensor changed = inputs.clone();
+    int64_t* p = changed.data_ptr<int64_t>();
+    for (int64_t n = 0; n < changed.size(0); ++n)
+      for (int64_t i = k + 1; i < length; ++i) p[n * length + i] = (p[n * length + i] + shift(rng)) % kLetters;
+    const torch::Tensor moved = block_output(changed);
+    change = std::max(change, (moved.narrow(1, 0, k + 1) - original.narrow(1, 0, k + 1)).abs().max().item<double>());
+  }
+  return change;
+}
+
 std::vector<int64_t> row_of(const torch::Tensor& t) {
   const torch::Tensor c = t.contiguous();
   const int64_t* p = c.data_ptr<int64_t>();
@@ -133,6 +174,7 @@ int main() {
                                    {"copy", "copy_accuracy", Route::kCopy, 2000, 300, 40},
                                    {"mixed", "mixed_accuracy", Route::kMixed, 3000, 300, 120}};
   std::vector<double> accuracies;
+  double row_sum_error = 0, causality = 0;
   std::vector<milestone::ImagePanelRow> picture;
   for (size_t t = 0; t < tasks.size(); ++t) {
     const Task& task = tasks[t];
@@ -173,6 +215,12 @@ int main() {
       for (int64_t i = 0; i < 3; ++i)
         std::printf("    %s -> %s\n", spelled(row_of(shown[i])).c_str(), spelled(row_of(answers[i])).c_str());
       if (task.route == Route::kReverse) {
+        const torch::Tensor probed = test.inputs.narrow(0, 0, 32);
+        row_sum_error = attention_row_sum_error(model, probed);
+        causality = causality_max_change(model, probed, rng);
+        std::printf("  Probes of your attention: rows of the weights sum to 1 within %.2e; with a causal mask, "
+                    "changing the tokens after k moves the outputs at positions <= k by at most %.2e\n",
+                    row_sum_error, causality);
         for (size_t b = 0; b < weights.size(); ++b) {
           milestone::ImagePanelRow row{"Reversal, block " + std::to_string(b + 1) + ": attention of each head on " +
                                            spelled(row_of(shown[0])) + " (row: output position, column: input position)",
@@ -189,5 +237,7 @@ int main() {
                                milestone::svg_panel_rows("Milestone 05: where the reversal model looks", picture));
   std::printf("Wall time: %.2f s\n", milestone::seconds_since(started));
   for (size_t t = 0; t < tasks.size(); ++t) milestone::report_result(kPart, tasks[t].metric, accuracies[t]);
+  milestone::report_result(kPart, "attention_row_sum_error", row_sum_error);
+  milestone::report_result(kPart, "causality_max_change", causality);
   return 0;
 }

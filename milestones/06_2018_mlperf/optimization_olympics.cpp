@@ -56,24 +56,6 @@ constexpr int64_t kMatmulSize = 512;
 namespace benchmark = torch::utils::benchmark;
 namespace prune = torch::nn::utils::prune;
 
-// The textbook matrix product, C[i][j] = sum over k of A[i][k] B[k][j], for square contiguous float
-// matrices: B is walked down a column (a stride of n floats) and the sum is one float chain the
-// compiler may not reorder, so it neither vectorises nor reuses the cache. The yardstick of section 5.
-torch::Tensor textbook_mm(const torch::Tensor& a, const torch::Tensor& b) {
-  const int64_t n = a.size(0);
-  torch::Tensor c = torch::empty({n, n});
-  const float* a_data = a.data_ptr<float>();
-  const float* b_data = b.data_ptr<float>();
-  float* c_data = c.data_ptr<float>();
-  for (int64_t i = 0; i < n; ++i)
-    for (int64_t j = 0; j < n; ++j) {
-      float sum = 0;
-      for (int64_t k = 0; k < n; ++k) sum += a_data[i * n + k] * b_data[k * n + j];
-      c_data[i * n + j] = sum;
-    }
-  return c;
-}
-
 torch::nn::Sequential make_mlp() {
   return torch::nn::Sequential(torch::nn::Linear(64, kHidden), torch::nn::ReLU(), torch::nn::Linear(kHidden, kHidden),
                                torch::nn::ReLU(), torch::nn::Linear(kHidden, 10));
@@ -299,13 +281,13 @@ int main() {
     std::printf("\nYour build has no module 17 kernels: fast_mm runs the same loops as naive_mm.\n");
   const torch::Tensor slow_result = torch::acceleration::naive_mm(a, b);
   const torch::Tensor fast_result = torch::acceleration::fast_mm(a, b);
-  const torch::Tensor textbook_result = textbook_mm(a, b);
+  const torch::Tensor textbook_result = torch::acceleration::textbook_mm(a, b);
   const double result_scale = std::max(1e-12, slow_result.abs().max().item<double>());
   const double matmul_difference =
       std::max((slow_result - fast_result).abs().max().item<double>(),
                (textbook_result - fast_result).abs().max().item<double>()) / result_scale;
   // In turns, so that a change in the machine's load falls on all three alike.
-  benchmark::Timer textbook_timer([&] { textbook_mm(a, b); });
+  benchmark::Timer textbook_timer([&] { torch::acceleration::textbook_mm(a, b); });
   benchmark::Timer naive_timer([&] { torch::acceleration::naive_mm(a, b); });
   benchmark::Timer fast_timer([&] { torch::acceleration::fast_mm(a, b); });
   fast_timer.timeit(2);
@@ -329,6 +311,16 @@ int main() {
               gflops(naive_mm_time));
   std::printf("  your module 17 kernels   %8.2f ms  %6.2f GFLOP/s: %.1fx the textbook loop, %.1fx your module 01\n",
               fast_mm_time.median() * 1e3, gflops(fast_mm_time), matmul_speedup, module01_speedup);
+  // The roofs of module 14 (one per instruction set and thread count), the same ones lessons 14 and 17 use.
+  const int64_t threads = torch::get_num_threads();
+  const std::vector<torch::profiling::PeakFlopsMeasurement> roofs = torch::profiling::measure_peak_roofs(
+      /*steps=*/2'000'000, /*repeats=*/5, threads);
+  std::printf("\nThis machine's compute roofs (module 14's measure_peak_roofs):\n%s",
+              torch::profiling::format_peak_roofs(roofs).c_str());
+  const torch::profiling::PeakFlopsMeasurement& roof = roofs.back();  // the widest instructions, every thread
+  const double roof_fraction = gflops(fast_mm_time) / roof.gflops();
+  std::printf("  your module 17 kernels reach %.0f%% of the %s %lld-thread roof\n", 100 * roof_fraction,
+              torch::profiling::peak_isa_name(roof.isa).c_str(), static_cast<long long>(roof.threads));
 
   // ---- 6. The Pareto frontier: latency, size, error ----
   std::vector<std::vector<double>> objectives;
@@ -363,11 +355,13 @@ int main() {
   }
   {
     auto metrics = benchmark::BenchmarkMetrics::from_measurement("matmul_512", fast_mm_time);
-    char notes[240];
+    char notes[360];
     std::snprintf(notes, sizeof notes,
                   "module 17 kernels; the textbook i-j-k loop %.2f ms (median), %.1fx slower; module 01 loops "
-                  "%.2f ms, %.1fx slower",
-                  textbook_mm_time.median() * 1e3, matmul_speedup, naive_mm_time.median() * 1e3, module01_speedup);
+                  "%.2f ms, %.1fx slower; %.0f%% of the %s %lld-thread roof (%.1f GFLOP/s)",
+                  textbook_mm_time.median() * 1e3, matmul_speedup, naive_mm_time.median() * 1e3, module01_speedup,
+                  100 * roof_fraction, torch::profiling::peak_isa_name(roof.isa).c_str(),
+                  static_cast<long long>(roof.threads), roof.gflops());
     metrics.notes = notes;
     report.benchmarks.push_back(metrics);
   }

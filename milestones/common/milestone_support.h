@@ -54,6 +54,11 @@ struct ProfileForTheRun {
 };
 inline ProfileForTheRun profile_for_the_run;
 
+// tito shows a program's output as it appears, but stdout into a file is block-buffered: a part that
+// trains for minutes with printf would show nothing until its end (milestone 05 part 2 printed nothing for
+// ten minutes on plain-loop kernels). Line buffering, set before main prints anything, keeps it live.
+inline const bool stdout_line_buffered = std::setvbuf(stdout, nullptr, _IOLBF, BUFSIZ) == 0;
+
 // Full precision, so 0.75 reads back as exactly 0.75.
 inline void report_result(int part, const std::string& metric, double value) {
   char number[64];

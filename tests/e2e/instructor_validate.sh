@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # `tito instructor validate` and `tito instructor release`: validate passes on the real module 02 and
 # fails, naming the problem, on a copy of the curriculum with broken points, a test the starter passes,
-# a broken reference, a solution region outside a function, a known-wrong variant whose text no longer
-# matches and one that no test catches; release writes a student copy without solution text (and
-# refuses one whose lesson gives a solution line away).
+# a broken reference, a solution region outside a function (and a check hint no test labels), a
+# known-wrong variant whose text no longer matches and one that no test catches; release writes a
+# student copy without solution text (and refuses one whose lesson gives a solution line away).
 # (Every module is validated by starters_fail_reference_passes.sh.)
 # Needs: TITO, TINYTORCH_SOURCE_DIR, TINYTORCH_BUILD_DIR.
 set -euo pipefail
@@ -49,8 +49,16 @@ step "validate refuses a solution region outside a function body (nothing is bui
 copy_sources "$SCRATCH/markers"
 printf '\nnamespace extra {\n// BEGIN SOLUTION name="extra" lesson="1. Extra"\nint helper() { return 1; }\n// END SOLUTION\n}\n' \
   >> "$SCRATCH/markers/$acts"
+python3 - "$SCRATCH/markers/curriculum/02_activations/hints.json" <<'PY'
+import json, sys
+hints = json.load(open(sys.argv[1]))
+first = next(iter(hints))
+hints[first] = {"levels": hints[first], "checks": {"no such label": ["never shown"]}}
+json.dump(hints, open(sys.argv[1], "w"))
+PY
 TITO_HOME="$SCRATCH/markers" run 1 "$TITO" instructor validate --modules 02
 expect '\[x\] markers: .*activations.cpp:[0-9]+: the region "extra" is not inside a function body'
+expect 'hints: .*hints for checks no test labels \(LABEL_CHECKS\): .* / no such label'  # a hint never shown
 grep -q 'building and running' "$OUT" && fail "it built a module whose markers are broken"
 
 variants=curriculum/02_activations/variants.json

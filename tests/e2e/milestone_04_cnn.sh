@@ -8,7 +8,8 @@
 # - part 2 (Fashion-MNIST) is skipped when the dataset is not installed;
 # - part 3 (CIFAR-10): skipped without --data-dir; --data-dir to a missing folder is a usage error; a
 #   folder with a truncated batch fails the part with the loader's message naming the file; a small
-#   generated dataset in the real binary format runs end to end (and, being noise, misses the gate).
+#   generated dataset in the real binary format runs end to end for the epochs asked (-- --epochs 2),
+#   says how long the full part takes before it starts, and, being noise, misses the 75% gate.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/milestone_story.bash"
 
@@ -80,8 +81,11 @@ expect "$out" "Part 3 failed: the program did not finish" "a truncated CIFAR-10 
 
 echo "== part 3 on a small generated dataset runs end to end (noise: it misses the accuracy gate)"
 make_cifar "$scratch/cifar-noise" 40
-run_tito 1 milestone run 04 --part 3 --reference --data-dir "$scratch/cifar-noise"
+run_tito 1 milestone run 04 --part 3 --reference --data-dir "$scratch/cifar-noise" -- --epochs 2
+expect "$out" "Optional, and long: about " "part 3 on generated data (its duration, said before it starts)"
 expect "$out" "200 training and 40 test images of 3x32x32" "part 3 on generated data"
+expect "$out" "batch 64, 2 epochs, random mirror and shifts of up to 4 pixels" "part 3 -- --epochs 2"
+expect "$out" "does not meet the gate accuracy >= 0.75" "part 3 on generated data (the original course's gate)"
 expect "$out" "measured: part 3 accuracy = " "part 3 on generated data"
 expect "$out" "Part 3 failed: accuracy = " "part 3 on generated data"
 grep -q "<svg" milestones/04_cnn/cifar10_filters.svg || fail "part 3 drew no SVG"

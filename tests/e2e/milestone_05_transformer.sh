@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Milestone 05 (Transformer, 2017) end to end through the real `tito`, on the reference code:
-# - part 1 (sequence routing) passes its three exact-match gates on held-out sequences and draws the
-#   reversal model's attention maps;
+# - part 1 (sequence routing) passes its three exact-match gates on held-out sequences and its two
+#   probes of the attention (rows sum to 1; a causal mask holds), and draws the reversal model's attention maps;
 # - part 2 (TinyGPT on TinyTalks) passes its four gates (held-out margin over the counted bigram,
 #   causality, attention entropy, exact greedy answers): only with TINYTORCH_E2E_FULL=1 (two minutes);
 # - the same part 2 program, trained 20 steps, on a model whose logits at each position depend on
@@ -26,6 +26,9 @@ echo "== part 1 on the reference: reversal, copy and mixed meet their gates"
 run_tito 0 milestone run transformer --part 1 --reference
 expect "$out" "measured: part 1 reversal_accuracy = " "milestone run 05 --part 1"
 expect "$out" "measured: part 1 mixed_accuracy = " "milestone run 05 --part 1"
+# Probes of the attention itself: routing alone passed a softmax over the queries (the knockout study).
+expect "$out" "measured: part 1 attention_row_sum_error = " "milestone run 05 --part 1"
+expect "$out" "measured: part 1 causality_max_change = 0" "milestone run 05 --part 1"
 expect "$out" "meet the gates reversal_accuracy >= 0.95 and copy_accuracy >= 0.95 and mixed_accuracy >= 0.9" \
   "milestone run 05 --part 1"
 grep -q "Reversal, block 1: attention of each head" milestones/05_transformer/attention_routing.svg ||

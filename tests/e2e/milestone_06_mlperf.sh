@@ -21,6 +21,9 @@ for metric in baseline_accuracy int8_accuracy_drop int8_size_ratio int8_latency_
   expect "$out" "measured: part 1 $metric = " "milestone run 06 --part 1"
 done
 expect "$out" "Part 1 passed" "milestone run 06 --part 1"
+# The same roofs as lessons 14 and 17 (module 14's measure_peak_roofs), and the kernels' share of the widest.
+expect "$out" "This machine's compute roofs" "milestone run 06 --part 1"
+expect "$out" "your module 17 kernels reach " "milestone run 06 --part 1"
 report=milestones/06_mlperf/mlperf_report.json
 python3 - "$report" <<'PY' || fail "the report is not the expected JSON" "$(cat "$report")"
 import json, sys
@@ -38,6 +41,7 @@ fp32 = report["benchmarks"]["image_classification_tinydigits/fp32"]
 int8 = report["benchmarks"]["image_classification_tinydigits/int8"]
 assert fp32["memory_bytes"] / int8["memory_bytes"] >= 3.5, (fp32, int8)
 assert "textbook i-j-k loop" in report["benchmarks"]["matmul_512"]["notes"] and "module 01 loops" in report["benchmarks"]["matmul_512"]["notes"], report["benchmarks"]["matmul_512"]
+assert "-thread roof" in report["benchmarks"]["matmul_512"]["notes"], report["benchmarks"]["matmul_512"]
 PY
 grep -qF "Pareto frontier" milestones/06_mlperf/pareto.svg || fail "the Pareto plot is missing" "$(head -c 400 milestones/06_mlperf/pareto.svg)"
 

@@ -23,7 +23,7 @@ TEST_CASE("the curriculum loads modules in order with their metadata", "[curricu
   CHECK(alpha.available());
   REQUIRE(alpha.tests.size() == 1);  // found by convention in curriculum/01_alpha/tests
   CHECK(alpha.tests[0].filename() == "test_alpha.cpp");
-  CHECK(curriculum.load_hints(alpha).at("adds two numbers") == "remember the carry");
+  CHECK(curriculum.load_hints(alpha).first_level("adds two numbers") == "remember the carry");
 }
 
 TEST_CASE("a module is available when its lesson exists, by default at curriculum/NN_slug/lesson.md", "[curriculum]") {

@@ -68,11 +68,44 @@ TEST_CASE("hints load in levels, in the file's order, from every accepted shape"
 }
 
 TEST_CASE("a hint's case is found by its exact name or a unique part of it", "[hints]") {
-  const std::vector<CaseHints> hints = {{"SGD step subtracts lr", {"x"}}, {"SGD momentum", {"y"}}, {"SGD", {"z"}}};
+  const std::vector<CaseHints> hints = {
+      {"SGD step subtracts lr", {"x"}, "", {}}, {"SGD momentum", {"y"}, "", {}}, {"SGD", {"z"}, "", {}}};
   CHECK(match_hint_cases(hints, "SGD").size() == 1);  // the exact name wins over the parts
   CHECK(match_hint_cases(hints, "sgd momentum").front()->test_case == "SGD momentum");
   CHECK(match_hint_cases(hints, "sgd ").size() == 2);  // ambiguous: both are offered
   CHECK(match_hint_cases(hints, "adam").empty());
+}
+
+TEST_CASE("a case's hints may name what it exercises and give a hint per labelled check", "[hints]") {
+  TempDir dir;
+  put(dir.path / "hints.json", R"({
+    "worked example": {"levels": ["case 1", "case 2"], "exercises": ["scores", "scale"],
+                       "checks": {"default scale": ["check 1", "check 2"],
+                                  "scale only": {"levels": ["isolated"], "exercises": ["scale"]}}},
+    "plain": ["only the case"]
+  })");
+  const auto entries = load_hint_levels(dir.path / "hints.json");
+  REQUIRE(entries.size() == 4);  // each case, its check hints right after it
+  CHECK(entries[0].key() == "worked example");
+  CHECK(entries[0].exercises == std::vector<std::string>{"scores", "scale"});
+  CHECK(entries[1].key() == "worked example / default scale");
+  CHECK(entries[1].levels == std::vector<std::string>{"check 1", "check 2"});
+  CHECK(entries[2].exercises == std::vector<std::string>{"scale"});
+  CHECK(entries[3].exercises.empty());
+
+  // `tito module hint` takes "case / check"; part of the case's name means the case's own hint.
+  CHECK(match_hint_cases(entries, "worked").size() == 1);
+  CHECK(match_hint_cases(entries, "worked").front()->check.empty());
+  CHECK(match_hint_cases(entries, "default scale").front()->key() == "worked example / default scale");
+  CHECK(match_hint_cases(entries, "worked example / scale only").front()->check == "scale only");
+
+  const ModuleHints hints{"12", entries};
+  CHECK(hints.first_level("worked example", "default scale") ==
+        "check 1 (more help, one step at a time: tito module hint 12 \"worked example / default scale\")");
+  CHECK(hints.first_level("worked example", "no such label").rfind("case 1 (more help", 0) == 0);  // the case's own
+  CHECK(hints.first_level("plain") == "only the case");
+  CHECK(hints.first_level("no such case").empty());
+  CHECK(hints.exercises("worked example", "scale only") == std::vector<std::string>{"scale"});
 }
 
 TEST_CASE("a failing test shows the first hint level and how to get the next", "[hints][curriculum]") {
@@ -82,10 +115,10 @@ TEST_CASE("a failing test shows the first hint level and how to get the next", "
       R"({"adds two numbers": ["remember the carry", "the carry is sum / 10"], "one level": "only this"})");
   const auto curriculum = Curriculum::load(dir.path);
   const auto hints = curriculum.load_hints(*curriculum.find("01"));
-  CHECK(hints.at("adds two numbers").rfind("remember the carry (more help", 0) == 0);
-  CHECK(hints.at("adds two numbers").find("tito module hint 01 \"adds two numbers\"") != std::string::npos);
-  CHECK(hints.at("adds two numbers").find("sum / 10") == std::string::npos);  // level 2 stays hidden
-  CHECK(hints.at("one level") == "only this");
+  CHECK(hints.first_level("adds two numbers").rfind("remember the carry (more help", 0) == 0);
+  CHECK(hints.first_level("adds two numbers").find("tito module hint 01 \"adds two numbers\"") != std::string::npos);
+  CHECK(hints.first_level("adds two numbers").find("sum / 10") == std::string::npos);  // level 2 stays hidden
+  CHECK(hints.first_level("one level") == "only this");
 }
 
 TEST_CASE("revealed hint levels are remembered in the progress, survive a rebuild and never go back", "[hints][progress]") {

@@ -6,10 +6,12 @@
 #include <cmath>
 #include <fstream>
 #include <limits>
+#include <map>
 
 #include "core/errors.h"
 #include "core/files.h"
 #include "core/milestone.h"
+#include "core/milestone_knockout.h"
 #include "core/milestone_record.h"
 #include "run/module_test_runner.h"
 #include "scratch_dir.h"
@@ -189,8 +191,10 @@ TEST_CASE("milestones 01 and 02 are written, with their gates", "[milestone]") {
     CHECK(m->parts[0].required);
     CHECK_FALSE(m->story.empty());
   }
-  CHECK(perceptron.parts[0].gate.describe() == "accuracy >= 0.95");
-  CHECK(xor_crisis.parts[0].gate.describe() == "accuracy == 0.75");
+  // Accuracy alone passed a broken Linear or sigmoid (the knockout study): a probe of the forward pass gates too.
+  CHECK(perceptron.parts[0].describe_gates() ==
+        "accuracy >= 0.95 and forward_max_error <= 1e-05 and init_bound_error <= 0.05");
+  CHECK(xor_crisis.parts[0].describe_gates() == "accuracy == 0.75 and forward_max_error <= 1e-05");
 }
 
 TEST_CASE("milestone 03 is written: XOR and TinyDigits required, Fashion-MNIST optional", "[milestone]") {
@@ -204,6 +208,11 @@ TEST_CASE("milestone 03 is written: XOR and TinyDigits required, Fashion-MNIST o
   CHECK(mlp.parts[0].gate.describe() == "accuracy >= 0.95");
   CHECK(mlp.parts[1].required);
   CHECK(mlp.parts[1].gate.describe() == "accuracy >= 0.85");
+  // A trained MLP reaches its accuracy on a Linear without bias, a wrong Adam or schedule: part 2 probes them.
+  CHECK(mlp.parts[1].describe_gates() ==
+        "accuracy >= 0.85 and linear_forward_error <= 1e-05 and init_bound_error <= 0.05 and "
+        "log_softmax_error <= 1e-05 and adam_step_error <= 1e-05 and lr_schedule_error <= 1e-06 and "
+        "clip_grad_norm_error <= 1e-06 and sampler_reshuffles == 1");
   CHECK_FALSE(mlp.parts[2].required);
   CHECK(mlp.parts[2].gate.describe() == "accuracy >= 0.84");
 }
@@ -219,6 +228,10 @@ TEST_CASE("milestone 05 has an optional part 3: TinyGPT on the framework's C++, 
   CHECK_FALSE(transformer.parts[2].required);
   CHECK(transformer.parts[2].describe_gates() == "heldout_margin > 0 and compiler_verdicts == 1");
   CHECK(transformer.parts[2].required_modules == transformer.parts[1].required_modules);
+  // Routing is learned even by a softmax over the wrong dimension: part 1 probes the attention too.
+  CHECK(transformer.parts[0].describe_gates() ==
+        "reversal_accuracy >= 0.95 and copy_accuracy >= 0.95 and mixed_accuracy >= 0.9 and "
+        "attention_row_sum_error <= 0.0001 and causality_max_change <= 0.0001");
 }
 
 TEST_CASE("locked and newly runnable milestones follow module completion", "[milestone]") {
@@ -234,6 +247,29 @@ TEST_CASE("locked and newly runnable milestones follow module completion", "[mil
   // Completing 02 while 03 is missing makes nothing runnable; completing an unrelated module neither.
   CHECK(milestones_runnable_after(milestones, "02", completed({"01", "02"})).empty());
   CHECK(milestones_runnable_after(milestones, "05", completed({"01", "02", "03", "05"})).empty());
+}
+
+TEST_CASE("a completed module whose files changed since completion is named before a milestone runs", "[milestone]") {
+  const Milestone m = milestone_from_json_text(kTwoParts, "/x");  // modules 01, 02, 04
+  ProgressState progress = completed({"01", "02", "04"});
+  progress.modules["01"].fingerprint = "aaa";
+  progress.modules["02"].fingerprint = "bbb";
+  progress.modules["04"].fingerprint = "ddd";
+  progress.modules["03"].fingerprint = "ccc";  // not the milestone's: never asked about
+  std::map<std::string, std::string> now = {{"01", "aaa"}, {"02", "b2"}, {"04", "ddd"}};
+  std::vector<std::string> asked;
+  auto fingerprint_now = [&](const std::string& module) {
+    asked.push_back(module);
+    return now[module];
+  };
+  CHECK(modules_changed_since_completion(m, progress, fingerprint_now) == std::vector<std::string>{"02"});
+  CHECK(asked == std::vector<std::string>{"01", "02", "04"});
+  now["04"] = "d2";
+  CHECK(modules_changed_since_completion(m, progress, fingerprint_now) == std::vector<std::string>{"02", "04"});
+  // Not completed, or completed before fingerprints were recorded: nothing to compare with.
+  progress.modules["02"].completed_at.reset();
+  progress.modules["04"].fingerprint.reset();
+  CHECK(modules_changed_since_completion(m, progress, fingerprint_now).empty());
 }
 
 TEST_CASE("tito's verdict: the gate decides, and a crash or a missing result line fails", "[milestone]") {
@@ -295,10 +331,19 @@ TEST_CASE("a part with several gates passes only when every gate holds", "[miles
         "min_conv_weight_change = 0 does not meet the gate min_conv_weight_change >= 0.25 (accuracy = 0.93 does)");
   PartVerdict inaccurate = judge_part(part, {{1, "accuracy", 0.5}, {1, "min_conv_weight_change", 0.7}}, "");
   CHECK_FALSE(inaccurate.passed);
-  CHECK(inaccurate.message == "accuracy = 0.5 does not meet the gate accuracy >= 0.9");
+  CHECK(inaccurate.message == "accuracy = 0.5 does not meet the gate accuracy >= 0.9 (min_conv_weight_change = 0.7 does)");
+  CHECK(inaccurate.failed_gates == std::vector<std::string>{"accuracy"});
+  // Every missed gate is named, not only the first: the set of misses points at the broken module.
+  PartVerdict neither = judge_part(part, {{1, "accuracy", 0.5}, {1, "min_conv_weight_change", 0.0}}, "");
+  CHECK_FALSE(neither.passed);
+  CHECK(neither.message == "accuracy = 0.5 does not meet the gate accuracy >= 0.9; "
+                           "min_conv_weight_change = 0 does not meet the gate min_conv_weight_change >= 0.25");
+  CHECK(neither.failed_gates == std::vector<std::string>{"accuracy", "min_conv_weight_change"});
+  CHECK(neither.measured == "accuracy = 0.5, min_conv_weight_change = 0");
   PartVerdict unreported = judge_part(part, {{1, "accuracy", 0.95}}, "");
   CHECK_FALSE(unreported.passed);
   CHECK(unreported.message.find(R"("metric":"min_conv_weight_change")") != std::string::npos);
+  CHECK(unreported.failed_gates == std::vector<std::string>{"min_conv_weight_change"});
 
   // "gate" and "gates" together, or an empty list, are mistakes in the file.
   CHECK_THROWS(milestone_from_json_text(
@@ -582,4 +627,72 @@ TEST_CASE("arguments after -- are checked against the part's declared arguments 
   CHECK_THAT(refusal(takes_some, {"--steps", "--verbose"}), Catch::Contains("--steps needs a value"));
   CHECK_THAT(refusal(takes_some, {"a", "b"}), Catch::Contains("does not take 'b'"));
   CHECK_THAT(refusal(takes_some, {"--verbose=yes"}), Catch::Contains("--verbose takes no value"));
+}
+
+TEST_CASE("the knockout table names each variant's failing gates and counts the findings", "[milestone]") {
+  // Timings differ between any two runs: they cannot tell whether a variant changed what a part computes.
+  CHECK(measures_time("training_seconds"));
+  CHECK(measures_time("tokens_per_second"));
+  CHECK(measures_time("kv_cache_speedup"));
+  CHECK(measures_time("int8_welch_p_value"));
+  CHECK(measures_time("cached_ms"));
+  CHECK(measures_time("fp32_median_latency_us"));
+  CHECK_FALSE(measures_time("accuracy"));
+  CHECK_FALSE(measures_time("causality_max_change"));
+  CHECK_FALSE(measures_time("max_logit_difference"));
+
+  KnockoutRun reference;
+  reference.milestone = "05";
+  reference.part = 1;
+  reference.outcome = KnockoutOutcome::Reference;
+  reference.verdict.passed = true;
+  reference.verdict.measured = "reversal_accuracy = 1";
+  KnockoutRun caught = reference;
+  caught.module = "12";
+  caught.variant = "softmax-over-queries";
+  caught.outcome = KnockoutOutcome::Caught;
+  caught.verdict.passed = false;
+  caught.verdict.failed_gates = {"attention_row_sum_error", "causality_max_change"};
+  KnockoutRun crashed = caught;
+  crashed.variant = "split-heads-interleaved";
+  crashed.verdict.failed_gates.clear();
+  crashed.problem = "it crashed with SIGSEGV";
+  KnockoutRun finding = caught;
+  finding.variant = "scores-not-scaled";
+  finding.outcome = KnockoutOutcome::NotCaught;
+  finding.verdict.passed = true;
+  finding.verdict.measured = "reversal_accuracy = 0.99";
+  KnockoutRun unused = finding;
+  unused.variant = "plain-softmax-gives-nan";
+  unused.outcome = KnockoutOutcome::NoEffect;
+
+  CHECK(what_failed(reference) == "passes (reversal_accuracy = 1)");
+  CHECK(what_failed(caught) == "attention_row_sum_error, causality_max_change");
+  CHECK(what_failed(crashed) == "did not finish: it crashed with SIGSEGV");
+  CHECK(what_failed(finding) == "PASSES EVERY GATE (reversal_accuracy = 0.99)");
+  CHECK(what_failed(unused) == "no effect: every measurement equals the reference's");
+  const std::string table = knockout_table({reference, caught, crashed, finding, unused});
+  CHECK_THAT(table, Catch::Contains("05/1   12 softmax-over-queries"));
+  CHECK_THAT(table, Catch::Contains("attention_row_sum_error, causality_max_change"));
+  CHECK_THAT(table, Catch::Contains("4 variant runs: 2 caught by a gate, 1 pass every gate (findings: add a probe to "
+                                    "the gate), 1 without effect on the part"));
+}
+
+TEST_CASE("optional parts say how long they take; a negative duration is a mistake in the file", "[milestone]") {
+  // `tito milestone run NN` leaves optional parts out and names them with this figure; run, they say it first.
+  for (const Milestone& m : load_milestones(TITO_SOURCE_DIR))
+    for (const MilestonePart& part : m.parts)
+      if (!part.required) {
+        INFO("milestone " << m.id << " part " << part.number);
+        CHECK(part.expected_minutes >= 1);
+      }
+  const Milestone parsed = milestone_from_json_text(
+      R"({"id":"07","parts":[{"number":1,"program":"a.cpp","required":false,"required_modules":[],"expected_minutes":8,
+         "gate":{"metric":"accuracy","comparison":">=","value":0.9}}]})",
+      "/x");
+  CHECK(parsed.parts[0].expected_minutes == 8);
+  CHECK_THROWS(milestone_from_json_text(
+      R"({"id":"07","parts":[{"number":1,"program":"a.cpp","required_modules":[],"expected_minutes":-1,
+         "gate":{"metric":"accuracy","comparison":">=","value":0.9}}]})",
+      "/x"));
 }

@@ -2,12 +2,20 @@
 // code with its template chain cut to their lines, the JSON report, and the stack and sanitizer
 // parsing behind "where:" (stack_location.h).
 #include <catch2/catch.hpp>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "cli/report_printer.h"
 #include "run/stack_location.h"
+#include "run/test_report.h"
 
+namespace fs = std::filesystem;
 using namespace tito;
 
 namespace {
@@ -30,7 +38,122 @@ const char* kTemplateErrorLog =
     "   60 |   undeclared = 1;\n"
     "      |   ^~~~~~~~~~\n";
 
+CaseResult failed_case(const std::string& name, const std::string& check = "") {
+  CaseResult result;
+  result.name = name;
+  result.points = 5;
+  result.status = CaseStatus::Failed;
+  AssertionFailure failure;
+  failure.file = "/opt/tinytorch/curriculum/12_attention/tests/test_attention.cpp";
+  failure.line = 3;
+  failure.check = check;
+  result.failures.push_back(failure);
+  return result;
+}
+
+// What print_report writes to standard output.
+std::string printed_report(const TestReport& report, const ReportContext& context) {
+  std::ostringstream captured;
+  std::streambuf* saved = std::cout.rdbuf(captured.rdbuf());
+  print_report(report, context);
+  std::cout.rdbuf(saved);
+  return captured.str();
+}
+
 }  // namespace
+
+TEST_CASE("explain_failures picks the hint of the failed check and folds cases a more specific one explains",
+          "[report][hints]") {
+  ModuleHints hints{"12", {{"worked example", {"worked"}, "", {"scores", "scale", "softmax"}},
+                           {"worked example", {"default scale: the scale is not applied"}, "default scale", {}},
+                           {"the scale", {"the scale"}, "", {"scores", "scale", "softmax"}},
+                           {"the scale", {"scale multiplies the scores"}, "isolated", {"scale"}},
+                           {"masks", {"masks"}, "", {"scores", "scale", "softmax", "mask"}},
+                           {"heads", {"heads"}, "", {"split_heads"}},
+                           {"undeclared", {"undeclared"}, "", {}}}};
+  std::vector<CaseResult> cases = {failed_case("worked example", "default scale"), failed_case("the scale", "isolated"),
+                                   failed_case("masks"), failed_case("heads"), failed_case("undeclared")};
+  cases[1].failures.insert(cases[1].failures.begin(), cases[1].failures.front());
+  cases[1].failures.front().check = "";  // an unlabelled failure first: the labelled one still chooses
+  explain_failures(cases, hints);
+  CHECK(cases[0].hint == "default scale: the scale is not applied");  // its check's, not the case's
+  CHECK(cases[1].hint == "scale multiplies the scores");
+  CHECK(cases[1].exercises == std::vector<std::string>{"scale"});  // as specific as its failed check
+  CHECK(cases[1].same_cause_as.empty());
+  CHECK(cases[0].same_cause_as == "the scale");
+  CHECK(cases[2].same_cause_as == "the scale");
+  CHECK(cases[3].same_cause_as.empty());  // exercises something else: another bug, shown in full
+  CHECK(cases[4].same_cause_as.empty());  // declares nothing: never folded
+  CHECK(cases[4].hint == "undeclared");
+
+  // Once the isolating check passes, the case is as broad as its other checks, and equal lists fold
+  // into the earlier case.
+  std::vector<CaseResult> broad = {failed_case("worked example"), failed_case("the scale"), failed_case("masks")};
+  explain_failures(broad, hints);
+  CHECK(broad[0].hint == "worked");
+  CHECK(broad[0].same_cause_as.empty());
+  CHECK(broad[1].same_cause_as == "worked example");
+  CHECK(broad[2].same_cause_as == "worked example");
+
+  // A crash is shown on its own, whatever it exercises.
+  std::vector<CaseResult> crashed = {failed_case("the scale", "isolated"), failed_case("masks")};
+  crashed[1].status = CaseStatus::Crashed;
+  explain_failures(crashed, hints);
+  CHECK(crashed[1].same_cause_as.empty());
+}
+
+TEST_CASE("a failure shows its test's lines under a relative name, the most specific failure first, the rest folded",
+          "[report]") {
+  const fs::path dir = fs::temp_directory_path() / ("tito-report-" + std::to_string(::getpid()));
+  const fs::path source = dir / "12_attention" / "tests" / "test_attention.cpp";
+  fs::create_directories(source.parent_path());
+  std::ofstream(source) << "TEST_CASE(\"the scale\") {\n  auto q = random_tensor({2, 3});\n"
+                           "  CHECK_THAT(attention(q),\n             AllClose(expected));\n  CHECK(true);\n}\n";
+  CHECK(test_source_label(source.string()) == "tests/test_attention.cpp");
+  CHECK(test_source_label("/x/common/helpers.h") == "helpers.h");
+  const auto excerpt = source_excerpt(source, 3);
+  REQUIRE(excerpt.size() == 4);  // two lines above, the failing statement to its end
+  CHECK(excerpt[0] == "    1 | TEST_CASE(\"the scale\") {");
+  CHECK(excerpt[2] == "  > 3 |   CHECK_THAT(attention(q),");
+  CHECK(excerpt[3] == "    4 |              AllClose(expected));");
+  CHECK(source_excerpt(source, 99).empty());
+
+  TestReport report;
+  report.build_ok = true;
+  CaseResult worked = failed_case("worked example"), scale = failed_case("the scale");
+  worked.same_cause_as = "the scale";
+  worked.exercises = {"scores", "scale", "softmax"};
+  worked.hint = "the worked example's hint";
+  scale.exercises = {"scale"};
+  scale.hint = "the scale multiplies the scores";
+  for (auto* c : {&worked, &scale}) c->failures.front().file = source.string();
+  scale.failures.front().expected = "tensor(size=[2, 3], dtype=float) at [1, 0:3]: [1, 2, 3]";
+  scale.failures.front().actual = std::string(400, '7');
+  for (int i = 0; i < 4; ++i) scale.failures.push_back(scale.failures.front());
+  report.cases = {worked, scale};
+  ReportContext context;
+  context.test_sources = {source};
+  const std::string text = printed_report(report, context);
+  const auto scale_at = text.find("[x] the scale"), worked_at = text.find("[x] worked example");
+  REQUIRE(scale_at != std::string::npos);
+  REQUIRE(worked_at != std::string::npos);
+  CHECK(scale_at < worked_at);  // the most specific failure first
+  CHECK(text.find("worked example  0/5 pts  failed  (most likely the same cause as \"the scale\")\n") != std::string::npos);
+  CHECK(text.find("tests/test_attention.cpp:3") != std::string::npos);
+  CHECK(text.find(dir.string()) == std::string::npos);  // no path into the installation
+  CHECK(text.find("  > 3 |   CHECK_THAT(attention(q),") != std::string::npos);
+  CHECK(text.find(std::string(301, '7')) == std::string::npos);  // a value is cut short...
+  CHECK(text.find("(100 more characters; --verbose shows all)") != std::string::npos);
+  CHECK(text.find("... and 2 more failed checks in this case (--verbose shows them)") != std::string::npos);
+  CHECK(text.find("hint: the scale multiplies the scores") != std::string::npos);
+  CHECK(text.find("hint:", text.find("[x] worked example")) == std::string::npos);  // folded: one line
+
+  context.verbose = true;
+  const std::string verbose = printed_report(report, context);
+  CHECK(verbose.find(std::string(400, '7')) != std::string::npos);
+  CHECK(verbose.find("more failed checks") == std::string::npos);
+  fs::remove_all(dir);
+}
 
 TEST_CASE("first_learner_error keeps the learner's lines of a template chain and the error itself", "[report]") {
   int errors = 0;
@@ -102,6 +225,10 @@ TEST_CASE("report_json gives each case its name, points, status and failure text
   CHECK(json["cases"][1]["status"] == "failed");
   CHECK(json["cases"][1]["failure"] ==
         "test_tensor.cpp:12\nCHECK( c.sizes() == Sizes{2, 2} )\nexpected: [2, 2]\nactual:   [2, 3]");
+  report.cases[1].failures.front().file = "/opt/tinytorch/curriculum/01_tensor/tests/test_tensor.cpp";
+  CHECK(nlohmann::json::parse(report_json(report, 10))["cases"][1]["failure"].get<std::string>().rfind(
+            "tests/test_tensor.cpp:12\n", 0) == 0);  // never the installation's path
+  CHECK(json["cases"][1]["same_cause_as"] == "");
   CHECK(json["cases"][2]["status"] == "crashed");
   CHECK(json["cases"][2]["failure"].get<std::string>().find("where: heap-buffer-overflow, write of 4 bytes, matmul.cpp:57") !=
         std::string::npos);

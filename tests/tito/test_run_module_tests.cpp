@@ -11,6 +11,8 @@
 
 #include "run/module_test_runner.h"
 
+#include "../test_skip.h"
+
 namespace fs = std::filesystem;
 using namespace tito;
 
@@ -87,7 +89,7 @@ TEST_CASE("run_module_tests gives every fixture case its status and carries on a
   Toolchain toolchain = load_toolchain(TITO_BUILD_DIR);
   FixtureWorkspace workspace("run_fixture");
   ModuleTestRequest request = request_for(workspace, "test_fixture.cpp", time_limit_for(toolchain));
-  request.hints["norm is not implemented"] = "Start from the lesson's section 1.2.";
+  request.hints.entries.push_back({"norm is not implemented", {"Start from the lesson's section 1.2."}, "", {}});
 
   std::map<std::string, double> longest_status;  // case -> the longest elapsed time shown while it ran
   request.live_status = [&](const std::string& name, double elapsed) {
@@ -103,7 +105,7 @@ TEST_CASE("run_module_tests gives every fixture case its status and carries on a
   CHECK(seconds < 180);
   CHECK(report.module == "fx");
 
-  REQUIRE(report.cases.size() == 14);  // the hidden case is not graded
+  REQUIRE(report.cases.size() == 15);  // the hidden case is not graded
   CHECK(find_case(report, "add passes").status == CaseStatus::Passed);
   CHECK(find_case(report, "add still passes after the crashes").status == CaseStatus::Passed);
   CHECK(find_case(report, "names, with [special] \"characters\" still run").status == CaseStatus::Passed);
@@ -192,10 +194,10 @@ TEST_CASE("run_module_tests gives every fixture case its status and carries on a
   REQUIRE(bad_byte.failures.size() == 1);
   CHECK(bad_byte.failures[0].message == "bad \xef\xbf\xbd byte");  // U+FFFD for the stray byte
 
-  CHECK(report.points_possible() == 57);
+  CHECK(report.points_possible() == 58);
   CHECK(report.points_earned() == 10 + 4 + 1);
   CHECK(report.passed_count() == 3);
-  CHECK(report.failed_count() == 11);
+  CHECK(report.failed_count() == 12);
   CHECK_FALSE(report.all_passed());
 }
 
@@ -213,6 +215,29 @@ TEST_CASE("run_module_tests reports a compile error with every case not run", "[
   for (const auto& c : report.cases) CHECK(c.status == CaseStatus::NotRun);
   CHECK(report.points_possible() == 2);
   CHECK_FALSE(report.all_passed());
+}
+
+TEST_CASE("a failed check carries its LABEL_CHECKS label, and long lists arrive cut near their first difference",
+          "[run][hints]") {
+  Toolchain toolchain = load_toolchain(TITO_BUILD_DIR);
+  FixtureWorkspace workspace("run_fixture");
+  ModuleTestRequest request = request_for(workspace, "test_fixture.cpp", time_limit_for(toolchain));
+  request.filter = "a labelled check shows long lists near their first difference";
+  request.hints.entries.push_back({request.filter, {"the case's hint"}, "", {}});
+  request.hints.entries.push_back({request.filter, {"the long list's hint"}, "the long list", {}});
+  const TestReport report = run_module_tests(toolchain, request);
+  INFO(report.build_log);
+  REQUIRE(report.cases.size() == 1);
+  const CaseResult& labelled = report.cases[0];
+  CHECK(labelled.status == CaseStatus::Failed);
+  REQUIRE(labelled.failures.size() == 1);
+  const AssertionFailure& failure = labelled.failures[0];
+  CHECK(failure.check == "the long list");
+  CHECK(failure.actual == "{ ..., 1, 1, 1, 1, 7, 1, 1, 1, 1, ... } (items 137-145 of 300)");
+  CHECK(failure.expected == "{ ..., 1, 1, 1, 1, 1, 1, 1, 1, 1, ... } (items 137-145 of 300)");
+  CHECK(failure.message == "first difference at position 141: got 7, expected 1\ncontext stays in the message");
+  CHECK(failure.expanded.empty());  // the whole lists are not carried either
+  CHECK(labelled.hint == "the long list's hint");
 }
 
 TEST_CASE("run_module_tests runs only the cases a name, a wildcard or a tag selects", "[run][filter]") {
@@ -428,4 +453,52 @@ TEST_CASE("a module's tests compiled at set-up are linked as they are, by module
   steps.clear();
   CHECK(run_module_tests(toolchain, request, record).all_passed());
   CHECK(compiled_tests() == 1);
+}
+
+TEST_CASE("a threaded case that passes with a data race fails under ThreadSanitizer; the race fixed, it passes",
+          "[run][needs_thread_sanitizer]") {
+  Toolchain toolchain = load_toolchain(TITO_BUILD_DIR);
+  if (toolchain.sanitized) SKIP_TEST("an AddressSanitizer toolchain cannot add ThreadSanitizer");
+  FixtureWorkspace workspace("run_threads");
+  ModuleTestRequest request = request_for(workspace, "test_threads.cpp", 60);
+  request.memory_limit_mb = 1024;
+  TestReport report = run_module_tests(toolchain, request);
+  INFO(report.build_log);
+  REQUIRE(report.build_ok);
+  if (read_text(request.build_dir / "thread-sanitize/probe/answer.txt") != "yes")
+    SKIP_TEST("this compiler's ThreadSanitizer does not run here");
+
+  const fs::path learner_file = workspace.learner() / "threads_ops.cpp";
+  const CaseResult& racy = find_case(report, "two threads sum like one");
+  INFO("race: " << racy.detail << "\n" << racy.diagnosis);
+  CHECK(racy.status == CaseStatus::Crashed);
+  CHECK(racy.detail.find("a data race") == 0);
+  CHECK(racy.diagnosis.find("data race, write of 8 bytes by ") == 0);
+  CHECK(racy.diagnosis.find("threads_ops.cpp:" + line_of(learner_file, "scratch[j] = j")) != std::string::npos);
+  CHECK(find_case(report, "measured: a table").passed());  // not threaded: not rerun
+
+  // Each thread with its own scratch: no race, both cases pass.
+  std::ifstream in(learner_file);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string racy_line = "int64_t* scratch = shared_scratch.data();";
+  REQUIRE(text.find(racy_line) != std::string::npos);
+  text.replace(text.find(racy_line), racy_line.size(), "int64_t* scratch = own.data();");
+  std::ofstream(learner_file, std::ios::trunc) << text;
+  report = run_module_tests(toolchain, request);
+  REQUIRE(report.build_ok);
+  CHECK(find_case(report, "two threads sum like one").passed());
+  CHECK(report.all_passed());
+}
+
+TEST_CASE("a case's output and tags reach the report: a measuring case's table is there to show", "[run]") {
+  Toolchain toolchain = load_toolchain(TITO_BUILD_DIR);
+  FixtureWorkspace workspace("run_threads");
+  ModuleTestRequest request = request_for(workspace, "test_threads.cpp", 60);
+  request.filter = "[measure]";
+  const TestReport report = run_module_tests(toolchain, request);
+  REQUIRE(report.build_ok);
+  const CaseResult& measured = find_case(report, "measured: a table");
+  CHECK(measured.passed());
+  CHECK(measured.tags.find("[measure]") != std::string::npos);
+  CHECK(measured.output == "\n  size   time\n  4096   1.0 ms\n");
 }

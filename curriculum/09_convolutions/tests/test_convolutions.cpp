@@ -297,8 +297,15 @@ TEST_CASE("conv2d gradients match central differences", "[points=10][conv][backw
     const torch::Tensor projection = random_tensor(forward().sizes(), -2, 2, torch::kDouble);
     (forward() * projection).sum().backward();
     auto loss = [&] { return weighted_sum(forward(), projection); };
-    CHECK_THAT(x.grad(), AllClose(central_differences(loss, x.detach()), 1e-6, 1e-6));
-    CHECK_THAT(w.grad(), AllClose(central_differences(loss, w.detach()), 1e-6, 1e-6));
+    {
+      LABEL_CHECKS("grad_input");
+      CHECK_THAT(x.grad(), AllClose(central_differences(loss, x.detach()), 1e-6, 1e-6));
+    }
+    {
+      LABEL_CHECKS("grad_weight");
+      CHECK_THAT(w.grad(), AllClose(central_differences(loss, w.detach()), 1e-6, 1e-6));
+    }
+    LABEL_CHECKS("grad_bias");
     CHECK_THAT(b.grad(), AllClose(central_differences(loss, b.detach()), 1e-6, 1e-6));
   }
 }
@@ -317,10 +324,16 @@ TEST_CASE("conv2d gradients match LibTorch's formulas in double precision", "[po
   const torch::Tensor G = random_tensor(out.sizes(), -2, 2, torch::kDouble);
   out.backward(G);
   const torch::Tensor none;
-  CHECK_THAT(b.grad(), AllClose(G.sum({0, 2, 3}), 1e-10, 1e-10));
+  {
+    LABEL_CHECKS("grad_bias");
+    CHECK_THAT(b.grad(), AllClose(G.sum({0, 2, 3}), 1e-10, 1e-10));
+  }
   const torch::Tensor grad_weight =
       conv2d_oracle(x.detach().transpose(0, 1), G.transpose(0, 1), none, {1, 1}, {p, p}, {1, 1}, 1).transpose(0, 1);
-  CHECK_THAT(w.grad(), AllClose(grad_weight, 1e-10, 1e-10));
+  {
+    LABEL_CHECKS("grad_weight");
+    CHECK_THAT(w.grad(), AllClose(grad_weight, 1e-10, 1e-10));
+  }
   // w (O, C, k, k) -> (C, O, k, k) with each filter turned by 180 degrees.
   const std::vector<double> wv = values_of(w);
   std::vector<double> turned(wv.size());
@@ -332,6 +345,7 @@ TEST_CASE("conv2d gradients match LibTorch's formulas in double precision", "[po
           turned[((c * O + o) * k + (k - 1 - i)) * k + (k - 1 - j)] = wv[((o * C + c) * k + i) * k + j];
   const torch::Tensor flipped = doubles(turned, {C, O, k, k});
   const torch::Tensor grad_input = conv2d_oracle(G, flipped, none, {1, 1}, {k - 1 - p, k - 1 - p}, {1, 1}, 1);
+  LABEL_CHECKS("grad_input");
   CHECK_THAT(x.grad(), AllClose(grad_input, 1e-10, 1e-10));
 }
 

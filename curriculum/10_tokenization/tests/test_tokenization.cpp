@@ -339,11 +339,17 @@ TEST_CASE("BPETokenizer learns the hand-worked merges of a small corpus", "[poin
   // (32, 257) -> 258 " hel"; then (l, o) 2 -> 259 "lo"; then all 1: (257, 259) -> 260 "hello".
   text::BPETokenizer tokenizer;
   tokenizer.train("hello hello help", 261);
-  CHECK(flat(tokenizer.merges()) == Ids{101, 108, 104, 256, 32, 257, 108, 111, 257, 259});
-  CHECK(tokenizer.vocab_size() == 261);
-  CHECK(tokenizer.token_bytes(258) == " hel");
-  CHECK(tokenizer.encode("hello hello help") == Ids{260, 258, 259, 258, 112});  // 16 bytes -> 5 tokens
-  CHECK(tokenizer.encode("helo") == Ids{257, 111});
+  {
+    LABEL_CHECKS("merges");
+    CHECK(flat(tokenizer.merges()) == Ids{101, 108, 104, 256, 32, 257, 108, 111, 257, 259});
+    CHECK(tokenizer.vocab_size() == 261);
+    CHECK(tokenizer.token_bytes(258) == " hel");
+  }
+  {
+    LABEL_CHECKS("encoding");
+    CHECK(tokenizer.encode("hello hello help") == Ids{260, 258, 259, 258, 112});  // 16 bytes -> 5 tokens
+    CHECK(tokenizer.encode("helo") == Ids{257, 111});
+  }
   CHECK(tokenizer.decode({260, 258, 259}) == "hello hello");
   // Training stops when every word is one token; the vocabulary is smaller than asked.
   text::BPETokenizer small;
@@ -373,10 +379,14 @@ TEST_CASE("BPETokenizer training matches a direct implementation on a random cor
   text::BPETokenizer tokenizer;
   tokenizer.train(corpus, 256 + merges);
   const OracleBpe expected = train_oracle(corpus, merges);
-  CHECK(flat(tokenizer.merges()) == expected.merges);
+  {
+    LABEL_CHECKS("merges");
+    CHECK(flat(tokenizer.merges()) == expected.merges);
+  }
   // Encoding the training text gives back what training made of it.
   Ids trained;
   for (const Ids& word : expected.words) trained.insert(trained.end(), word.begin(), word.end());
+  LABEL_CHECKS("encoding the training text");
   CHECK(tokenizer.encode(corpus) == trained);
 }
 
@@ -400,6 +410,8 @@ TEST_CASE("BPETokenizer encodes new text by merge rank", "[points=10][bpe][encod
       return corpus.substr(static_cast<size_t>(start), static_cast<size_t>(random_int(10, 40)));
     };
     const std::string fresh = slice() + slice();
+    // Against the merges this tokenizer learned, right or wrong: only the encoding decides it.
+    LABEL_CHECKS("encoding with the learned merges");
     CHECK(tokenizer.encode(fresh) == encode_oracle(merges, fresh));
   }
 }

@@ -128,10 +128,14 @@ TEST_CASE("attention computes the worked example", "[points=8][attention][formul
   auto out = torch::scaled_dot_product_attention(q, k, v, {}, 0.0, false, 1.0);
   CHECK(out.sizes().vec() == Sizes{1, 1, 1});
   CHECK_THAT(out, AllClose(torch::tensor({(10 * e + 20) / (e + 1)}).reshape({1, 1, 1}), 1e-5, 1e-5));
-  // Default scale 1 / sqrt(2): scores [0.7071, 0].
-  auto weights = std::get<1>(torch::native::scaled_dot_product_attention_math(q, k, v, {}, 0.0, false, 1 / std::sqrt(2.0)));
-  const double a = std::exp(1 / std::sqrt(2.0));
-  CHECK_THAT(weights, AllClose(torch::tensor({a / (a + 1), 1 / (a + 1)}).reshape({1, 1, 2}), 1e-5, 1e-6));
+  {
+    // The same query with the default scale 1 / sqrt(2) (E = 2): scores [0.7071, 0], weights
+    // [0.670, 0.330]; the worked example's [0.731, 0.269] here means the scale was not applied.
+    LABEL_CHECKS("default scale");
+    auto weights = std::get<1>(torch::native::scaled_dot_product_attention_math(q, k, v, {}, 0.0, false, 1 / std::sqrt(2.0)));
+    const double a = std::exp(1 / std::sqrt(2.0));
+    CHECK_THAT(weights, AllClose(torch::tensor({a / (a + 1), 1 / (a + 1)}).reshape({1, 1, 2}), 1e-5, 1e-6));
+  }
   // Equal keys: equal weights, the output is the mean of the values.
   auto same_keys = torch::ones({1, 3, 2});
   auto values = torch::tensor({1.0f, 2.0f, 6.0f}).reshape({1, 3, 1});
@@ -173,6 +177,13 @@ TEST_CASE("attention matches the formula in double precision", "[points=14][atte
 TEST_CASE("the scale is 1/sqrt(E) unless given", "[points=6][attention][formula]") {
   // E = 16: 1 / sqrt(16) = 1/4, which neither 1 nor 1/16 nor 2/E gives.
   auto q = random_tensor({2, 3, 16}, -1, 1), k = random_tensor({2, 4, 16}, -1, 1), v = random_tensor({2, 4, 3});
+  {
+    // Whatever else the function does, the scale multiplies the scores: queries twice as large with
+    // half the scale give the same scores, so the same output. Nothing but the scale decides this check.
+    LABEL_CHECKS("the scale multiplies the scores");
+    CHECK_THAT(torch::scaled_dot_product_attention(q * 2, k, v, {}, 0.0, false, 0.35),
+               AllClose(torch::scaled_dot_product_attention(q, k, v, {}, 0.0, false, 0.7), 1e-5, 1e-6));
+  }
   CHECK_THAT(torch::scaled_dot_product_attention(q, k, v).to(torch::kDouble),
              AllClose(attention_oracle(q, k, v, {}, 0.25).output, 1e-4, 1e-5));
   CHECK_THAT(torch::scaled_dot_product_attention(q, k, v, {}, 0.0, false, 0.7).to(torch::kDouble),

@@ -174,19 +174,29 @@ TEST_CASE("measure_latency warms up, then times each call", "[points=4][latency]
 
 TEST_CASE("the peak-FLOPs loop runs every chain for every step", "[points=15][machine]") {
   // Few enough steps that the chains have not yet settled at their fixed point (1.0): the
-  // checksum depends on how many steps ran.
+  // checksum depends on how many steps ran. Every instruction set this CPU runs, on 1 and 2 threads.
   const int64_t steps = random_int(1000, 3000);
-  const P::PeakFlopsMeasurement peak = P::measure_peak_flops(steps, 2);
-  CHECK(peak.flops == 2 * P::kPeakAccumulators * steps);  // a multiply and an add per chain per step
-  CHECK(peak.seconds > 0);
-  CHECK(peak.gflops() > 0);
-  double expected = 0;
-  for (int64_t j = 0; j < P::kPeakAccumulators; ++j) {
-    float acc = static_cast<float>(j) * P::kPeakStart;
-    for (int64_t step = 0; step < steps; ++step) acc = acc * P::kPeakMultiplier + P::kPeakAddend;
-    expected += acc;
+  for (const P::PeakIsa isa : P::supported_peak_isas()) {
+    // With FMA the multiply-add is rounded once (std::fma), without it twice.
+    const bool fused = isa != P::PeakIsa::kSse;
+    double expected = 0;
+    for (int64_t j = 0; j < P::peak_chains(isa); ++j) {
+      float acc = static_cast<float>(j) * P::kPeakStart;
+      for (int64_t step = 0; step < steps; ++step)
+        acc = fused ? std::fma(acc, P::kPeakMultiplier, P::kPeakAddend) : acc * P::kPeakMultiplier + P::kPeakAddend;
+      expected += acc;
+    }
+    for (const int64_t threads : {int64_t{1}, int64_t{2}}) {
+      INFO(P::peak_isa_name(isa) << " on " << threads << " thread(s), " << P::peak_chains(isa) << " chains, " << steps
+                                 << " steps");
+      const P::PeakFlopsMeasurement peak = P::measure_peak_flops(steps, 2, isa, threads);
+      // a multiply and an add per chain per step, on every thread
+      CHECK(peak.flops == 2 * P::peak_chains(isa) * steps * threads);
+      CHECK(peak.seconds > 0);
+      CHECK(peak.gflops() > 0);
+      CHECK(peak.checksum == Approx(expected).epsilon(1e-6));
+    }
   }
-  CHECK(peak.checksum == Approx(expected).epsilon(1e-6));
 }
 
 TEST_CASE("the triad reads two arrays and writes one", "[points=13][machine]") {

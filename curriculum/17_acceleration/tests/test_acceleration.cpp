@@ -176,6 +176,8 @@ TEST_CASE("the packed GEMM reads transposed and strided operands through their s
     for (const bool tb : {false, true}) {
       const torch::Tensor a = matrix(m, k, ta), b = matrix(k, n, tb);
       INFO("m=" << m << " n=" << n << " k=" << k << " A transposed=" << ta << " B transposed=" << tb);
+      // Contiguous operands fail only when the packed path itself is wrong, not its reading of strides.
+      LABEL_CHECKS(ta || tb ? "transposed operands" : "contiguous operands");
       const RawResult got = raw_gemm(fast_gemm, a, b);
       CHECK_THAT(got.c, Equals(product_oracle(a, b)));
       CHECK(got.padding_untouched);
@@ -185,7 +187,10 @@ TEST_CASE("the packed GEMM reads transposed and strided operands through their s
   const torch::Tensor big_a = random_tensor({2 * m, 2 * k}), big_b = random_tensor({2 * k, 2 * n});
   const torch::Tensor a = big_a.slice(0, 0, 2 * m, 2).slice(1, 0, 2 * k, 2);
   const torch::Tensor b = big_b.slice(0, 0, 2 * k, 2).slice(1, 0, 2 * n, 2);
-  CHECK_THAT(raw_gemm(fast_gemm, a, b).c, Equals(product_oracle(a, b)));
+  {
+    LABEL_CHECKS("strided views");
+    CHECK_THAT(raw_gemm(fast_gemm, a, b).c, Equals(product_oracle(a, b)));
+  }
   torch::cpublas::set_float_kernel("");
 }
 
@@ -405,6 +410,26 @@ TEST_CASE("conv2d via im2col equals module 09's loops: stride, padding, dilation
              AllClose(native::conv2d_reference(x, w, torch::Tensor(), params_of(1, 1, 1, 1, 1, 1)), 1e-5, 1e-5));
 }
 
+namespace {
+
+// The input, weight and bias gradients of one backward, each under its own label (hints.json has a
+// hint per gradient); `rtol` is that of the weight and bias gradients, which add up many products.
+void check_conv_gradients(const std::tuple<torch::Tensor, torch::Tensor, torch::Tensor>& got,
+                          const std::tuple<torch::Tensor, torch::Tensor, torch::Tensor>& want, double rtol) {
+  {
+    LABEL_CHECKS("grad_input");
+    CHECK_THAT(std::get<0>(got), AllClose(std::get<0>(want), 1e-5, 1e-4));
+  }
+  {
+    LABEL_CHECKS("grad_weight");
+    CHECK_THAT(std::get<1>(got), AllClose(std::get<1>(want), rtol, 1e-4));
+  }
+  LABEL_CHECKS("grad_bias");
+  CHECK_THAT(std::get<2>(got), AllClose(std::get<2>(want), rtol, 1e-4));
+}
+
+}  // namespace
+
 TEST_CASE("conv2d's backward via im2col equals module 09's loops, across batch chunks and groups",
           "[points=10][conv_backward]") {
   struct Case {
@@ -425,9 +450,7 @@ TEST_CASE("conv2d's backward via im2col equals module 09's loops, across batch c
                   << c.dilation);
     const auto want = native::conv2d_backward_reference(grad_output, input, weight, p, {true, true, true});
     const auto got = native::conv2d_backward_im2col(grad_output, input, weight, p, {true, true, true});
-    CHECK_THAT(std::get<0>(got), AllClose(std::get<0>(want), 1e-5, 1e-4));
-    CHECK_THAT(std::get<1>(got), AllClose(std::get<1>(want), 1e-5, 1e-4));
-    CHECK_THAT(std::get<2>(got), AllClose(std::get<2>(want), 1e-5, 1e-4));
+    check_conv_gradients(got, want, 1e-5);
   }
   {
     // Two threads, each with its own chunks: the weight and bias gradients add up over both.
@@ -438,9 +461,7 @@ TEST_CASE("conv2d's backward via im2col equals module 09's loops, across batch c
     INFO("two threads: batch 16, 8 -> 16 channels, 16 x 16, kernel 3, padding 1");
     const auto want = native::conv2d_backward_reference(grad_output, input, weight, p, {true, true, true});
     const auto got = native::conv2d_backward_im2col(grad_output, input, weight, p, {true, true, true});
-    CHECK_THAT(std::get<0>(got), AllClose(std::get<0>(want), 1e-5, 1e-4));
-    CHECK_THAT(std::get<1>(got), AllClose(std::get<1>(want), 1e-4, 1e-4));
-    CHECK_THAT(std::get<2>(got), AllClose(std::get<2>(want), 1e-4, 1e-4));
+    check_conv_gradients(got, want, 1e-4);
   }
   // A strided grad_output (the gradient of out.sum(): one value expanded) and a partial mask.
   const torch::Tensor input = random_tensor({2, 2, 6, 6}), weight = random_tensor({3, 2, 3, 3});
@@ -448,8 +469,14 @@ TEST_CASE("conv2d's backward via im2col equals module 09's loops, across batch c
   const torch::Tensor grad_output = torch::ones({1}).expand({2, 3, 6, 6});
   const auto want = native::conv2d_backward_reference(grad_output, input, weight, p, {true, true, false});
   const auto got = native::conv2d_backward_im2col(grad_output, input, weight, p, {true, true, false});
-  CHECK_THAT(std::get<0>(got), AllClose(std::get<0>(want), 1e-5, 1e-4));
-  CHECK_THAT(std::get<1>(got), AllClose(std::get<1>(want), 1e-5, 1e-4));
+  {
+    LABEL_CHECKS("grad_input");
+    CHECK_THAT(std::get<0>(got), AllClose(std::get<0>(want), 1e-5, 1e-4));
+  }
+  {
+    LABEL_CHECKS("grad_weight");
+    CHECK_THAT(std::get<1>(got), AllClose(std::get<1>(want), 1e-5, 1e-4));
+  }
   CHECK_FALSE(std::get<2>(got).defined());
 }
 

@@ -246,7 +246,8 @@ TEST_CASE("greedy generation with and without the cache chooses the same tokens"
   CHECK_THAT(gpt->generate(prompt, 0, 0.0, 0, true), Equals(prompt));
 }
 
-TEST_CASE("the cache turns generation from quadratic to linear: a measured table", "[points=5][generate][systems]") {
+TEST_CASE("the cache turns generation from quadratic to linear: a measured table",
+          "[points=5][generate][systems][measure]") {
   // GPT(d = 64, 2 layers, 4 heads, max_seq_len 320), an 8-token prompt, greedy: time to generate
   // 64, 128 and 256 tokens, recomputing the context each step vs with the cache. Printed, not
   // asserted (run `tito module test 18 --verbose`); what is checked is that both choose the same tokens.

@@ -2,8 +2,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
-
 #include <cstdlib>
 #include <iostream>
 
@@ -42,18 +42,122 @@ struct SplitValues {
   std::string actual, expected, extra;
 };
 
-// Our matchers describe themselves as "\nexpected: <value>[\n<more>]", and Catch2 expands a
-// matcher assertion as "<actual> <description>".
+// Our matchers describe themselves as "\nexpected: <value>\nactual: <value>[\n<more>]", and Catch2
+// expands a matcher assertion as "<actual> <description>"; the matcher's own "actual" (shortened
+// around the first mismatch) replaces Catch2's.
 bool split_matcher(const std::string& expanded, SplitValues& values) {
-  static const std::string marker = "\nexpected: ";
+  static const std::string marker = "\nexpected: ", actual_marker = "\nactual: ";
   auto at = expanded.find(marker);
   if (at == std::string::npos) return false;
   values.actual = without_trailing_space(expanded.substr(0, at));
   std::string rest = expanded.substr(at + marker.size());
   auto newline = rest.find('\n');
   values.expected = rest.substr(0, newline);
-  if (newline != std::string::npos) values.extra = rest.substr(newline + 1);
+  rest = newline == std::string::npos ? "" : rest.substr(newline);
+  if (rest.rfind(actual_marker, 0) == 0) {
+    newline = rest.find('\n', actual_marker.size());
+    values.actual = rest.substr(actual_marker.size(), newline == std::string::npos ? std::string::npos : newline - actual_marker.size());
+    rest = newline == std::string::npos ? "" : rest.substr(newline);
+  }
+  if (!rest.empty()) values.extra = rest.substr(1);
   return true;
+}
+
+// ---- Long values shown near their first difference ----
+// Catch2 prints a compared container whole ("{ 1, 2, ... }", or "[1, 2, ...]" for sizes and ids) and a
+// string whole: a 300-id encoding fills the screen. Both sides are cut to the neighbourhood of the
+// first difference, and where it is is said in words.
+constexpr std::size_t kWholeSequenceMax = 16;  // items
+constexpr std::size_t kItemsAround = 4;
+constexpr std::size_t kWholeStringMax = 80;  // characters
+constexpr std::size_t kCharactersAround = 30;
+
+std::string trimmed(const std::string& text) {
+  const auto first = text.find_first_not_of(' ');
+  return first == std::string::npos ? "" : without_trailing_space(text.substr(first));
+}
+
+// "[a, b, c]" or "{ a, b, c }" -> its items; false when the text is not one list (commas inside
+// quotes or nested brackets do not split).
+bool list_items(const std::string& text, std::vector<std::string>& items, std::string& open, std::string& close) {
+  if (text.size() < 2) return false;
+  if (text.front() == '[' && text.back() == ']') {
+    open = "[";
+    close = "]";
+  } else if (text.front() == '{' && text.back() == '}') {
+    open = "{ ";
+    close = " }";
+  } else {
+    return false;
+  }
+  std::string inner = text.substr(1, text.size() - 2);
+  items.clear();
+  int depth = 0;
+  bool quoted = false;
+  std::string item;
+  for (std::size_t i = 0; i < inner.size(); ++i) {
+    const char c = inner[i];
+    if (c == '"' && (i == 0 || inner[i - 1] != '\\')) quoted = !quoted;
+    if (!quoted && (c == '[' || c == '{' || c == '(')) ++depth;
+    if (!quoted && (c == ']' || c == '}' || c == ')')) --depth;
+    if (depth < 0) return false;
+    if (!quoted && depth == 0 && c == ',') {
+      items.push_back(trimmed(item));
+      item.clear();
+      continue;
+    }
+    item += c;
+  }
+  if (!trimmed(item).empty()) items.push_back(trimmed(item));
+  return depth == 0 && !quoted;
+}
+
+std::string items_near(const std::vector<std::string>& items, std::size_t at, const std::string& open,
+                       const std::string& close) {
+  const std::size_t first = at > kItemsAround ? at - kItemsAround : 0;
+  const std::size_t last = std::min(items.size(), at + kItemsAround + 1);
+  std::string text = open + (first > 0 ? "..., " : "");
+  for (std::size_t i = first; i < last; ++i) text += (i == first ? "" : ", ") + items[i];
+  return text + (last < items.size() ? ", ..." : "") + close + " (items " + std::to_string(first) + "-" +
+         std::to_string(last == 0 ? 0 : last - 1) + " of " + std::to_string(items.size()) + ")";
+}
+
+// Shortens both sides of a failed comparison around their first difference; returns the sentence
+// that says where it is, or "" when the values are short enough to read whole.
+std::string shorten_long_values(SplitValues& values) {
+  std::vector<std::string> actual, expected;
+  std::string open, close, open_expected, close_expected;
+  const std::string wanted = values.expected.rfind("== ", 0) == 0 ? values.expected.substr(3) : values.expected;
+  if (list_items(values.actual, actual, open, close) && list_items(wanted, expected, open_expected, close_expected) &&
+      open == open_expected && std::max(actual.size(), expected.size()) > kWholeSequenceMax) {
+    std::size_t at = 0;
+    while (at < actual.size() && at < expected.size() && actual[at] == expected[at]) ++at;
+    std::string where = "first difference at position " + std::to_string(at) + ": got " +
+                        (at < actual.size() ? actual[at] : "the end") + ", expected " +
+                        (at < expected.size() ? expected[at] : "the end");
+    if (actual.size() != expected.size())
+      where += "; got " + std::to_string(actual.size()) + " items, expected " + std::to_string(expected.size());
+    values.actual = items_near(actual, std::min(at, actual.size() ? actual.size() - 1 : 0), open, close);
+    values.expected = items_near(expected, std::min(at, expected.size() ? expected.size() - 1 : 0), open, close);
+    return where;
+  }
+  const auto quoted = [](const std::string& text) { return text.size() >= 2 && text.front() == '"' && text.back() == '"'; };
+  if (quoted(values.actual) && quoted(wanted) && std::max(values.actual.size(), wanted.size()) > kWholeStringMax) {
+    const std::string a = values.actual.substr(1, values.actual.size() - 2), e = wanted.substr(1, wanted.size() - 2);
+    std::size_t at = 0;
+    while (at < a.size() && at < e.size() && a[at] == e[at]) ++at;
+    const auto near = [at](const std::string& text) {
+      const std::size_t first = at > kCharactersAround ? at - kCharactersAround : 0;
+      const std::size_t last = std::min(text.size(), at + kCharactersAround);
+      return (first > 0 ? "..." : "") + std::string("\"") + text.substr(first, last - first) + "\"" +
+             (last < text.size() ? "..." : "") + " (" + std::to_string(text.size()) + " characters)";
+    };
+    values.actual = near(a);
+    values.expected = near(e);
+    return "first difference at character " + std::to_string(at) +
+           (a.size() != e.size() ? "; got " + std::to_string(a.size()) + " characters, expected " + std::to_string(e.size()) : "");
+  }
+  return "";
 }
 
 // Catch2 expands `lhs op rhs` as "lhs op rhs" when short, else "lhs\nop\nrhs". The left side is
@@ -181,6 +285,10 @@ bool TitoEventListener::assertionEnded(Catch::AssertionStats const& stats) {
       }
       bool is_matcher = macro.find("THAT") != std::string::npos;
       if (is_matcher ? split_matcher(expanded, values) : split_comparison(expanded, values)) {
+        if (!is_matcher) {
+          values.extra = shorten_long_values(values);
+          if (!values.extra.empty()) expanded.clear();  // whole, it is what was just cut short
+        }
         if (!values.extra.empty()) message += (message.empty() ? "" : "\n") + values.extra;
       }
       break;
@@ -189,8 +297,12 @@ bool TitoEventListener::assertionEnded(Catch::AssertionStats const& stats) {
       break;
   }
   // INFO()/CAPTURE() context; Catch2 also repeats the exception text here, which we already have.
-  for (const auto& info : stats.infoMessages)
-    if (info.message != original_message) message += (message.empty() ? "" : "\n") + info.message;
+  // A LABEL_CHECKS label is not context but the key of the check's hint; the innermost wins.
+  std::string check;
+  for (const auto& info : stats.infoMessages) {
+    if (std::string(info.macroName) == "LABEL_CHECKS") check = info.message;
+    else if (info.message != original_message) message += (message.empty() ? "" : "\n") + info.message;
+  }
 
   write_line(json_line({{"event", "assertion_failed"},
                         {"file", result.getSourceInfo().file},
@@ -200,16 +312,23 @@ bool TitoEventListener::assertionEnded(Catch::AssertionStats const& stats) {
                         {"expected", values.expected},
                         {"expanded", expanded},
                         {"message", message},
+                        {"check", check},
                         {"kind", kind}}));
   return true;
 }
 
 void TitoEventListener::testCaseEnded(Catch::TestCaseStats const& stats) {
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - case_start_).count();
+  // Where this case's output ends: a measuring case's table is shown from its start to here.
+  std::cout.flush();
+  std::cerr.flush();
+  std::fflush(stdout);
+  const long offset = static_cast<long>(lseek(STDOUT_FILENO, 0, SEEK_CUR));
   write_line(json_line({{"event", "case_end"},
                         {"name", stats.testInfo.name},
                         {"passed", stats.totals.assertions.allOk()},
-                        {"duration_ms", ms}}));
+                        {"duration_ms", ms},
+                        {"output_end", offset}}));
 }
 
 void TitoEventListener::testRunEnded(Catch::TestRunStats const&) { write_line("{\"event\":\"run_end\"}"); }

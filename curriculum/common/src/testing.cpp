@@ -1,6 +1,7 @@
 // Tensor printing and matchers for module tests (include/tinytorch/testing.h).
 #include <tinytorch/testing.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <functional>
@@ -139,24 +140,73 @@ std::string tensor_to_string(const Tensor& tensor) {
   return text + ", dtype=" + dtype_name(type) + ")";
 }
 
-// Compares sizes then values; returns what differed first, or "" when the predicate held everywhere.
+constexpr int64_t kWholeTensorMax = 16;  // elements; a larger tensor is shown near its first mismatch
+constexpr int64_t kValuesAround = 4;     // on each side of the mismatch, along the last dim
+
+// "tensor(size=[13, 37], dtype=float)": what a tensor is, without its values.
+std::string tensor_summary(const Tensor& tensor) {
+  if (!tensor.defined()) return "tensor(undefined)";
+  return "tensor(size=" + format_sizes(tensor.sizes().vec()) + ", dtype=" + dtype_name(tensor.dtype().toScalarType()) + ")";
+}
+
+// The values along the last dim around flat position `at`, with where they are:
+// "tensor(size=[13, 37], dtype=float) at [2, 6:15]: [0.5, 1.25, ...]".
+std::string values_near(const Tensor& tensor, const std::vector<long double>& values, std::size_t at) {
+  const std::vector<int64_t> sizes = tensor.sizes().vec();
+  if (sizes.empty()) return tensor_to_string(tensor);
+  const int64_t row_length = sizes.back();
+  const int64_t column = static_cast<int64_t>(at) % row_length;
+  const int64_t first = std::max<int64_t>(0, column - kValuesAround);
+  const int64_t last = std::min<int64_t>(row_length, column + kValuesAround + 1);
+  std::string where = format_index(at, sizes);
+  where = where.substr(0, where.rfind(std::to_string(column) + "]")) + std::to_string(first) + ":" + std::to_string(last) + "]";
+  std::string shown = first > 0 ? "[..., " : "[";
+  const ScalarType type = tensor.dtype().toScalarType();
+  for (int64_t i = first; i < last; ++i)
+    shown += (i == first ? "" : ", ") + format_value(values[at - static_cast<std::size_t>(column) + static_cast<std::size_t>(i)], type);
+  shown += last < row_length ? ", ...]" : "]";
+  return tensor_summary(tensor) + " at " + where + ": " + shown;
+}
+
+// Compares sizes then values. Small tensors are shown whole; a large one whose values differ only
+// near its first mismatch, and one whose sizes differ by its sizes alone.
 template <typename Close>
-std::string first_difference(const Tensor& actual, const Tensor& expected, Close close) {
+TensorMismatch compare_tensors(const Tensor& actual, const Tensor& expected, Close close) {
+  TensorMismatch result;
+  const auto whole = [](const Tensor& t) { return t.defined() && t.numel() > kWholeTensorMax ? tensor_summary(t) : tensor_to_string(t); };
+  result.expected = whole(expected);
+  result.actual = whole(actual);
   if (!actual.defined() || !expected.defined()) {
-    if (actual.defined() == expected.defined()) return "";
-    return actual.defined() ? "expected an undefined tensor" : "got an undefined tensor (default-constructed Tensor())";
+    if (actual.defined() != expected.defined())
+      result.difference = actual.defined() ? "expected an undefined tensor" : "got an undefined tensor (default-constructed Tensor())";
+    return result;
   }
   std::vector<int64_t> actual_sizes = actual.sizes().vec(), expected_sizes = expected.sizes().vec();
-  if (actual_sizes != expected_sizes)
-    return "sizes differ: got " + format_sizes(actual_sizes) + ", expected " + format_sizes(expected_sizes);
+  if (actual_sizes != expected_sizes) {
+    result.difference = "sizes differ: got " + format_sizes(actual_sizes) + ", expected " + format_sizes(expected_sizes);
+    return result;
+  }
   std::vector<long double> a = read_values(actual), e = read_values(expected);
+  std::size_t first = a.size(), differing = 0;
   for (std::size_t i = 0; i < a.size(); ++i) {
     if (close(a[i], e[i])) continue;
-    return "first mismatch at index " + format_index(i, actual_sizes) + ": got " +
-           format_value(a[i], actual.dtype().toScalarType()) + ", expected " +
-           format_value(e[i], expected.dtype().toScalarType());
+    if (differing++ == 0) first = i;
   }
-  return "";
+  if (differing == 0) return result;
+  result.difference = "first mismatch at index " + format_index(first, actual_sizes) + ": got " +
+                      format_value(a[first], actual.dtype().toScalarType()) + ", expected " +
+                      format_value(e[first], expected.dtype().toScalarType()) + "; " + std::to_string(differing) +
+                      " of " + std::to_string(a.size()) + " values differ";
+  if (static_cast<int64_t>(a.size()) > kWholeTensorMax) {
+    result.expected = values_near(expected, e, first);
+    result.actual = values_near(actual, a, first);
+  }
+  return result;
+}
+
+std::string describe_mismatch(const TensorMismatch& mismatch, const std::string& before_difference) {
+  return "\nexpected: " + mismatch.expected + "\nactual: " + mismatch.actual +
+         (mismatch.difference.empty() ? "" : "\n" + before_difference + mismatch.difference);
 }
 
 }  // namespace
@@ -165,32 +215,30 @@ bool TensorEqualsMatcher::match(const Tensor& actual) const {
   record_tensor(actual, 0, 0);
   if (actual.defined() && expected_.defined() && actual.dtype() != expected_.dtype()) {
     ScalarType got = actual.dtype().toScalarType(), want = expected_.dtype().toScalarType();
-    difference_ = std::string("dtype differs: got ") + dtype_name(got) + ", expected " + dtype_name(want);
+    mismatch_ = compare_tensors(actual, expected_, [](long double, long double) { return true; });
+    mismatch_.difference = std::string("dtype differs: got ") + dtype_name(got) + ", expected " + dtype_name(want);
     return false;
   }
-  difference_ = first_difference(actual, expected_, [](long double a, long double e) { return a == e; });
-  return difference_.empty();
+  mismatch_ = compare_tensors(actual, expected_, [](long double a, long double e) { return a == e; });
+  return mismatch_.difference.empty();
 }
 
-std::string TensorEqualsMatcher::describe() const {
-  return "\nexpected: " + tensor_to_string(expected_) + (difference_.empty() ? "" : "\n" + difference_);
-}
+std::string TensorEqualsMatcher::describe() const { return describe_mismatch(mismatch_, ""); }
 
 bool TensorAllCloseMatcher::match(const Tensor& actual) const {
   record_tensor(actual, rtol_, atol_);
-  difference_ = first_difference(actual, expected_, [&](long double a, long double e) {
+  mismatch_ = compare_tensors(actual, expected_, [&](long double a, long double e) {
     if (std::isnan(a) || std::isnan(e)) return false;
     if (a == e) return true;  // also equal infinities
     return std::fabs(a - e) <= atol_ + rtol_ * std::fabs(e);
   });
-  return difference_.empty();
+  return mismatch_.difference.empty();
 }
 
 std::string TensorAllCloseMatcher::describe() const {
   std::ostringstream tolerance;
-  tolerance << "(rtol=" << rtol_ << ", atol=" << atol_ << ")";
-  return "\nexpected: " + tensor_to_string(expected_) + "\nnot close " + tolerance.str() +
-         (difference_.empty() ? "" : ": " + difference_);
+  tolerance << "not close (rtol=" << rtol_ << ", atol=" << atol_ << "): ";
+  return describe_mismatch(mismatch_, tolerance.str());
 }
 
 namespace {

@@ -5,6 +5,7 @@
 //   torch::Tensor cols = torch::im2col(x, /*kernel_size=*/{3, 3}, /*dilation=*/1, /*padding=*/1, /*stride=*/1);
 //   // x (N, C, H, W) -> cols (N, C kh kw, OH OW); torch::col2im adds them back onto an (H, W) image.
 //
+//   torch::acceleration::textbook_mm(a, b); // the i-j-k loop of lesson 17, section 2: the yardstick
 //   torch::acceleration::naive_mm(a, b);   // module 01's loops, in every build
 //   torch::acceleration::fast_mm(a, b);    // module 17's GEMM, in builds that have module 17
 //
@@ -38,6 +39,12 @@ bool fast_kernels_available();
 
 // The matrix product of module 01's loops (native::mm), in every build: self (n x m), mat2 (m x p).
 Tensor naive_mm(const Tensor& self, const Tensor& mat2);
+
+// The textbook matrix product, C[i][j] = sum over k of A[i][k] B[k][j] in i-j-k order, for float
+// matrices (made contiguous first): B is walked down a column (a stride of p floats) and each sum is one
+// float chain the compiler may not reorder, so it neither vectorises nor reuses the cache. The yardstick
+// that milestone 06 and scripts/lesson-figures measure module 17's GEMM against (lesson 17, section 2).
+Tensor textbook_mm(const Tensor& self, const Tensor& mat2);
 
 // The matrix product of module 17's GEMM (mm on the packed, blocked GEMM) on the same input.
 // Throws, naming module 17, in a build without it (fast_kernels_available() is false).

@@ -19,7 +19,7 @@
 
 // Put before a loop with a small compile-time trip count (a micro-kernel's MR rows): GCC then unrolls
 // it completely and keeps the tile of sums in registers; without it GCC -O3 keeps the tile in memory
-// and the kernel runs ten times slower (lesson section 5). Clang unrolls such loops on its own.
+// and the kernel runs several times slower (lesson section 5). Clang unrolls such loops on its own.
 #if defined(__GNUC__) && !defined(__clang__)
 #define TT_UNROLL _Pragma("GCC unroll 16")
 #else
@@ -32,7 +32,9 @@
 // (function multi-versioning, an ifunc). The loops are the same C++; only the instructions change
 // (lesson section 5), and with FMA the last bit of a sum can differ from one CPU to another. Other
 // compilers and CPUs get the baseline build.
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+// Not under ThreadSanitizer: GCC instruments the ifunc resolver, which the dynamic loader runs before
+// the sanitizer's runtime is relocated, and the program crashes at load (tito's race check builds so).
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && !defined(__SANITIZE_THREAD__)
 #define TT_TARGET_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
 #define TT_TARGET_CLONES

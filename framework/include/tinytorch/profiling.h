@@ -4,8 +4,9 @@
 //   What a layer costs       linear_flops, conv2d_flops (learner), profile_layers (per layer of a
 //                            Sequential: parameters, FLOPs, activation bytes, allocator peak, latency)
 //   How long code takes      percentile, summarize_latencies (learner), measure_latency (warm-up first)
-//   What this machine can do measure_peak_flops (a register-blocked multiply-add loop),
-//                            measure_triad_bandwidth (STREAM's triad) (learner)
+//   What this machine can do measure_peak_flops (a register-blocked multiply-add loop, compiled per
+//                            instruction set and run on 1 or all threads by given code),
+//                            measure_triad_bandwidth (STREAM's triad) (learner); measure_peak_roofs
 //   Which limit binds        arithmetic_intensity, roofline_attainable (learner), save_roofline_svg
 //
 // LibTorch has no counterpart for these (its profiler is in tinytorch/autograd/profiler.h, under
@@ -74,23 +75,51 @@ LatencyStats measure_latency(const std::function<void()>& fn, int64_t warmup = 1
 
 // ---- This machine (learner: machine_measurements.cpp) ----
 
-// The peak-FLOPs loop: kPeakAccumulators independent chains acc = acc * kPeakMultiplier + kPeakAddend
-// (a multiply and an add: 2 FLOPs a step), chain j starting at j * kPeakStart. Independent chains
-// keep the floating-point units busy (one chain waits for its previous result every step); the
-// compiler keeps them in vector registers.
-constexpr int64_t kPeakAccumulators = 48;  // 12 SSE registers of 4 floats: x86-64 has 16
+// The peak-FLOPs loop: `chains` independent float chains acc = acc * kPeakMultiplier + kPeakAddend
+// (a multiply and an add: 2 FLOPs a step), chain j starting at j * kPeakStart. One chain waits for its
+// previous result every step (the multiply-add's latency, about 4 cycles); the CPU needs latency x
+// (vector units) chains of full vector registers in flight to start a multiply-add on every unit every
+// cycle. The given code compiles the learner's loop once per instruction set (GCC/Clang target
+// attributes) with kPeakRegisters vector registers of chains each, and runs it on 1 or more threads.
+enum class PeakIsa {
+  kSse,        // x86-64's baseline: 4 floats a register, a separate multiply and add (no FMA)
+  kAvx2Fma,    // x86-64-v3: 8 floats a register, fused multiply-add (one instruction, 2 FLOPs a lane)
+  kAvx512Fma,  // x86-64-v4: 16 floats a register, fused multiply-add
+};
+// 12 vector registers of chains: enough for 2-3 units of latency 4-6 cycles, and x86-64 has 16 (32
+// with AVX-512), leaving room for the multiplier and the addend.
+constexpr int64_t kPeakRegisters = 12;
 constexpr float kPeakMultiplier = 0.999f;
 constexpr float kPeakAddend = 0.001f;
 constexpr float kPeakStart = 0.01f;
 
+// "SSE", "AVX2+FMA", "AVX-512+FMA" (on other architectures kSse is the compiler's baseline).
+std::string peak_isa_name(PeakIsa isa);
+// Floats in one vector register of that instruction set: 4, 8, 16.
+int64_t peak_isa_lanes(PeakIsa isa);
+// The chains the loop runs for that instruction set: kPeakRegisters x lanes (48, 96, 192).
+int64_t peak_chains(PeakIsa isa);
+// The instruction sets this build can compile the loop for and this CPU runs, narrowest first.
+std::vector<PeakIsa> supported_peak_isas();
+
 struct PeakFlopsMeasurement {
-  int64_t flops = 0;       // FLOPs of one timed run of the loop
+  PeakIsa isa = PeakIsa::kSse;
+  int64_t threads = 1;
+  int64_t flops = 0;       // FLOPs of one timed run of the loop, all threads together
   double seconds = 0;      // the fastest of the runs
-  double checksum = 0;     // sum of the accumulators after one run (proves the loop ran)
+  double checksum = 0;     // sum of one thread's chains after a run (proves the loop ran)
   double gflops() const { return seconds > 0 ? flops / seconds / 1e9 : 0.0; }
 };
-// Runs the loop for `steps` steps per chain, `repeats` times, and keeps the fastest run.
-PeakFlopsMeasurement measure_peak_flops(int64_t steps = 2'000'000, int64_t repeats = 5);
+// Runs the loop of `isa` (an entry of supported_peak_isas()) for `steps` steps per chain on `threads`
+// threads at once, `repeats` times, and keeps the fastest run. The default is the SSE loop on 1 thread.
+PeakFlopsMeasurement measure_peak_flops(int64_t steps = 2'000'000, int64_t repeats = 5, PeakIsa isa = PeakIsa::kSse,
+                                        int64_t threads = 1);
+// The roofs of this machine: measure_peak_flops for every supported instruction set, on 1 thread and
+// on `threads` threads (default: every hardware thread; one row when that is 1), narrowest first.
+std::vector<PeakFlopsMeasurement> measure_peak_roofs(int64_t steps = 2'000'000, int64_t repeats = 5,
+                                                     int64_t threads = 0);
+// One line per roof, indented by two spaces: "  AVX2+FMA      1 thread     132.4 GFLOP/s  (96 chains a thread)".
+std::string format_peak_roofs(const std::vector<PeakFlopsMeasurement>& roofs);
 
 // STREAM's triad a[i] = b[i] + kTriadScalar * c[i] over float arrays with b[i] = i % 7 and
 // c[i] = i % 3: two arrays read and one written per element.

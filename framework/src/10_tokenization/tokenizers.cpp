@@ -170,8 +170,13 @@ std::vector<int64_t> BPETokenizer::encode(const std::string& text) const {
 }
 
 const std::string& BPETokenizer::token_bytes(int64_t id) const {
+  // A negative id is what an encode that read a byte above 0x7F through a (signed) plain char makes:
+  // the fix is then in the encoding, not in the ids handed to decode.
   TT_CHECK(id >= 0 && id < vocab_size(), "BPETokenizer: token id ", id, " is out of range: this tokenizer has ",
-           vocab_size(), " tokens (ids 0 to ", vocab_size() - 1, "). Fix: decode ids made by this tokenizer's encode");
+           vocab_size(), " tokens (ids 0 to ", vocab_size() - 1, "). Fix: ",
+           id < 0 ? "no encoding gives a negative id; if this tokenizer's encode made it, encode_word read a byte above "
+                    "0x7F as a negative char: turn each byte into its id through unsigned char (ids 0-255)"
+                  : "decode ids made by this tokenizer's encode, or by one with the same merges and special tokens");
   const int64_t first_special = kByteTokens + static_cast<int64_t>(merges_.size());
   if (id >= first_special) return special_.tokens()[static_cast<size_t>(id - first_special)];
   return token_bytes_[static_cast<size_t>(id)];

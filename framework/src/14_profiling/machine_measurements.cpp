@@ -1,10 +1,14 @@
 // Module 14 (Profiling), lesson sections "4. This machine's peak" and "5. The roofline".
-// Two loops that show what this CPU can do at best, compiled with the flags every kernel of the
-// framework gets: a FLOP-bound loop that never touches memory, and a memory-bound loop that does
-// almost no arithmetic. Every other kernel lies under the roofline these two draw.
+// Two loops that show what this CPU can do at best: a FLOP-bound loop that never touches memory
+// (compiled once per vector instruction set this CPU runs, and run on 1 thread and on all of them),
+// and a memory-bound loop that does almost no arithmetic. Every other kernel lies under the roofs
+// these draw.
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
+#include <string>
+#include <thread>
 #include <vector>
 
 #include "tinytorch/errors.h"
@@ -25,36 +29,177 @@ volatile float opaque_triad_scalar = kTriadScalar;
 
 }  // namespace
 
-// TODO: measure_peak_flops(steps, repeats) -> PeakFlopsMeasurement of the FLOP-bound loop of
-//   section 4: kPeakAccumulators independent float chains, chain j starting at j * kPeakStart, each
-//   advanced `steps` times by one multiply-add with the multiplier and addend read above.
-//   seconds: the fastest of `repeats` timed runs (seconds_since); flops: the FLOPs of one run;
-//   checksum: the sum of the chains (as double) after a run, so a skipped step shows.
-PeakFlopsMeasurement measure_peak_flops(int64_t steps, int64_t repeats) {
+// On the given functions that run the peak loop for one instruction set: GCC and Clang inline the
+// loop into them (flatten) and compile it with their target's instructions; GCC also at -O3 whatever
+// the build's level, so that the loop over the chains is unrolled and every chain stays in a register
+// (module 17, section 5: the same reason as TT_UNROLL). Clang unrolls such loops at -O2 on its own.
+#if defined(__GNUC__) && !defined(__clang__)
+#define TT_PEAK_LOOP flatten, optimize("O3")
+#else
+#define TT_PEAK_LOOP flatten
+#endif
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define TT_PEAK_X86_CLONES 1
+#else
+#define TT_PEAK_X86_CLONES 0
+#endif
+
+// TODO: peak_chains_loop<kChains>(steps, multiplier, addend) -> the sum (as double) of kChains
+//   independent float chains after `steps` steps (section 4): chain j starts at j * kPeakStart, and
+//   every step advances every chain once by one multiply-add, acc = acc * multiplier + addend. Keep
+//   the chains in a local array (the compiler holds them in vector registers) and touch no other
+//   memory. The given code below compiles this loop once per instruction set, with kChains =
+//   peak_chains(isa), and runs it on every thread.
+template <int64_t kChains>
+inline double peak_chains_loop(int64_t steps, float multiplier, float addend) {
+  // BEGIN SOLUTION name="tinytorch::profiling::peak_chains_loop" lesson="4. This machine's peak"
+  float acc[kChains];
+  for (int64_t j = 0; j < kChains; ++j) acc[j] = static_cast<float>(j) * kPeakStart;
+  for (int64_t step = 0; step < steps; ++step) {
+    // Independent chains: each multiply-add waits only for its own chain's previous one.
+    for (int64_t j = 0; j < kChains; ++j) acc[j] = acc[j] * multiplier + addend;
+  }
+  double sum = 0;
+  for (int64_t j = 0; j < kChains; ++j) sum += acc[j];
+  return sum;
+  // END SOLUTION
+}
+
+namespace {
+
+// The build's baseline instructions: SSE2 on x86-64 (4 floats a register, no FMA).
+__attribute__((TT_PEAK_LOOP)) double peak_loop_sse(int64_t steps, float multiplier, float addend) {
+  return peak_chains_loop<kPeakRegisters * 4>(steps, multiplier, addend);
+}
+#if TT_PEAK_X86_CLONES
+__attribute__((target("avx2,fma"), TT_PEAK_LOOP)) double peak_loop_avx2(int64_t steps, float multiplier,
+                                                                         float addend) {
+  return peak_chains_loop<kPeakRegisters * 8>(steps, multiplier, addend);
+}
+__attribute__((target("avx512f,fma"), TT_PEAK_LOOP)) double peak_loop_avx512(int64_t steps, float multiplier,
+                                                                              float addend) {
+  return peak_chains_loop<kPeakRegisters * 16>(steps, multiplier, addend);
+}
+#endif
+
+double peak_loop(PeakIsa isa, int64_t steps, float multiplier, float addend) {
+  switch (isa) {
+#if TT_PEAK_X86_CLONES
+    case PeakIsa::kAvx2Fma:
+      return peak_loop_avx2(steps, multiplier, addend);
+    case PeakIsa::kAvx512Fma:
+      return peak_loop_avx512(steps, multiplier, addend);
+#endif
+    default:
+      return peak_loop_sse(steps, multiplier, addend);
+  }
+}
+
+// The loop of `isa` on `threads` threads at once (this one and threads - 1 more); returns this
+// thread's checksum. Every thread's result is kept and compared: a result nobody reads would let the
+// compiler delete that thread's loop.
+double run_peak_loop(PeakIsa isa, int64_t threads, int64_t steps, float multiplier, float addend) {
+  std::vector<double> checksums(static_cast<size_t>(threads));
+  std::vector<std::thread> others;
+  for (size_t t = 1; t < checksums.size(); ++t)
+    others.emplace_back([&, t] { checksums[t] = peak_loop(isa, steps, multiplier, addend); });
+  checksums[0] = peak_loop(isa, steps, multiplier, addend);
+  for (std::thread& other : others) other.join();
+  for (const double checksum : checksums)
+    TT_CHECK(checksum == checksums[0], "measure_peak_flops: two threads ran the same chains to different sums (",
+             checksums[0], " and ", checksum, ")");
+  return checksums[0];
+}
+
+}  // namespace
+
+std::string peak_isa_name(PeakIsa isa) {
+  switch (isa) {
+    case PeakIsa::kAvx2Fma:
+      return "AVX2+FMA";
+    case PeakIsa::kAvx512Fma:
+      return "AVX-512+FMA";
+    default:
+#if defined(__x86_64__)
+      return "SSE";
+#else
+      return "baseline";
+#endif
+  }
+}
+
+int64_t peak_isa_lanes(PeakIsa isa) {
+  switch (isa) {
+    case PeakIsa::kAvx2Fma:
+      return 8;
+    case PeakIsa::kAvx512Fma:
+      return 16;
+    default:
+      return 4;
+  }
+}
+
+int64_t peak_chains(PeakIsa isa) { return kPeakRegisters * peak_isa_lanes(isa); }
+
+std::vector<PeakIsa> supported_peak_isas() {
+  std::vector<PeakIsa> isas{PeakIsa::kSse};
+#if TT_PEAK_X86_CLONES
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) isas.push_back(PeakIsa::kAvx2Fma);
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("fma")) isas.push_back(PeakIsa::kAvx512Fma);
+#endif
+  return isas;
+}
+
+// TODO: measure_peak_flops(steps, repeats, isa, threads) -> PeakFlopsMeasurement of the loop above
+//   (section 4), run by the given run_peak_loop for `isa` on `threads` threads at once. seconds: the
+//   fastest of `repeats` timed runs (seconds_since); flops: the FLOPs of one run, every chain of every
+//   thread; checksum: what run_peak_loop returns (one thread's sum of chains) after a run.
+PeakFlopsMeasurement measure_peak_flops(int64_t steps, int64_t repeats, PeakIsa isa, int64_t threads) {
   TT_CHECK(steps > 0 && repeats > 0, "measure_peak_flops: steps and repeats must be positive, got ", steps, " and ",
            repeats);
+  TT_CHECK(threads > 0, "measure_peak_flops: threads must be positive, got ", threads);
+  const std::vector<PeakIsa> supported = supported_peak_isas();
+  TT_CHECK(std::find(supported.begin(), supported.end(), isa) != supported.end(), "measure_peak_flops: ",
+           peak_isa_name(isa), " is not supported by this build or CPU; supported_peak_isas() lists the ones that are");
   const float multiplier = opaque_multiplier;
   const float addend = opaque_addend;
   PeakFlopsMeasurement result;
+  result.isa = isa;
+  result.threads = threads;
   // BEGIN SOLUTION name="tinytorch::profiling::measure_peak_flops" lesson="4. This machine's peak"
-  result.flops = 2 * kPeakAccumulators * steps;
+  result.flops = 2 * peak_chains(isa) * steps * threads;  // a multiply and an add per chain per step
   result.seconds = -1;
   for (int64_t run = 0; run < repeats; ++run) {
-    float acc[kPeakAccumulators];
-    for (int64_t j = 0; j < kPeakAccumulators; ++j) acc[j] = static_cast<float>(j) * kPeakStart;
     const auto start = std::chrono::steady_clock::now();
-    for (int64_t step = 0; step < steps; ++step) {
-      // Independent chains: each multiply-add waits only for its own chain's previous one.
-      for (int64_t j = 0; j < kPeakAccumulators; ++j) acc[j] = acc[j] * multiplier + addend;
-    }
+    result.checksum = run_peak_loop(isa, threads, steps, multiplier, addend);
     const double seconds = seconds_since(start);
     if (result.seconds < 0 || seconds < result.seconds) result.seconds = seconds;
-    double sum = 0;
-    for (int64_t j = 0; j < kPeakAccumulators; ++j) sum += acc[j];
-    result.checksum = sum;
   }
   // END SOLUTION
   return result;
+}
+
+std::vector<PeakFlopsMeasurement> measure_peak_roofs(int64_t steps, int64_t repeats, int64_t threads) {
+  if (threads <= 0) threads = std::max<int64_t>(1, std::thread::hardware_concurrency());
+  std::vector<PeakFlopsMeasurement> roofs;
+  for (const PeakIsa isa : supported_peak_isas()) {
+    roofs.push_back(measure_peak_flops(steps, repeats, isa, 1));
+    if (threads > 1) roofs.push_back(measure_peak_flops(steps, repeats, isa, threads));
+  }
+  return roofs;
+}
+
+std::string format_peak_roofs(const std::vector<PeakFlopsMeasurement>& roofs) {
+  std::string text;
+  char line[160];
+  for (const PeakFlopsMeasurement& roof : roofs) {
+    std::snprintf(line, sizeof line, "  %-12s %2lld thread%s %8.1f GFLOP/s  (%lld chains a thread)\n",
+                  peak_isa_name(roof.isa).c_str(), static_cast<long long>(roof.threads), roof.threads == 1 ? " " : "s",
+                  roof.gflops(), static_cast<long long>(peak_chains(roof.isa)));
+    text += line;
+  }
+  return text;
 }
 
 // TODO: measure_triad_bandwidth(elements, repeats) -> BandwidthMeasurement of STREAM's triad

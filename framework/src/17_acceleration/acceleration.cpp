@@ -156,6 +156,28 @@ Tensor naive_mm(const Tensor& self, const Tensor& mat2) {
   return native::mm(self, mat2);
 }
 
+Tensor textbook_mm(const Tensor& self, const Tensor& mat2) {
+  TT_CHECK(self.dim() == 2 && mat2.dim() == 2 && self.size(1) == mat2.size(0),
+           "torch::acceleration::textbook_mm: expected two matrices (n x m) and (m x p), got sizes ", self.sizes(),
+           " and ", mat2.sizes());
+  TT_CHECK(self.scalar_type() == kFloat && mat2.scalar_type() == kFloat,
+           "torch::acceleration::textbook_mm: expected float matrices, got ", toString(self.scalar_type()), " and ",
+           toString(mat2.scalar_type()));
+  const Tensor a = self.contiguous(), b = mat2.contiguous();
+  const int64_t n = a.size(0), m = a.size(1), p = b.size(1);
+  Tensor c = empty({n, p});
+  const float* a_data = a.data_ptr<float>();
+  const float* b_data = b.data_ptr<float>();
+  float* c_data = c.data_ptr<float>();
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < p; ++j) {
+      float sum = 0;
+      for (int64_t k = 0; k < m; ++k) sum += a_data[i * m + k] * b_data[k * p + j];
+      c_data[i * p + j] = sum;
+    }
+  return c;
+}
+
 Tensor fast_mm(const Tensor& self, const Tensor& mat2) {
   const auto fast = detail::fast_kernels().mm;
   TT_CHECK(fast != nullptr, "torch::acceleration::fast_mm", kNeedsModule17,

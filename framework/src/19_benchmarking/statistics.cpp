@@ -40,7 +40,7 @@ double Measurement::stddev() const {
 //   interpolation: after sorting, the sample at 0-based index floor(p * n / 100), the last one where
 //   that index is n (p = 100). Exact for whole p n / 100.
 //   Examples: {15, 20, 35, 40, 50}: p 30 -> 20, p 40 -> 35, p 41 -> 35, p 100 -> 50, p 0 -> 15;
-//   1, 2, ..., 100: p 29 -> 29.
+//   0, 1, ..., 99: p 29 -> 29 (index 29).
 double nearest_rank_percentile(std::vector<double> samples, double p) {
   TT_CHECK(!samples.empty(), "nearest_rank_percentile: no samples; measure at least once");
   TT_CHECK(p >= 0 && p <= 100, "nearest_rank_percentile: p must be in [0, 100], got ", p);

@@ -35,6 +35,9 @@ void install_fast_kernels(const FastKernels& kernels) {
   if (kernels.int8_gemm) t.int8_gemm = kernels.int8_gemm;
 }
 
+WithoutFastKernels::WithoutFastKernels() : saved_(table()) { table() = FastKernels{}; }
+WithoutFastKernels::~WithoutFastKernels() { table() = saved_; }
+
 }  // namespace detail
 
 namespace cpublas {

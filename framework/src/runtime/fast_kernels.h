@@ -62,5 +62,19 @@ const FastKernels& fast_kernels();
 // and leaves the others as they are.
 void install_fast_kernels(const FastKernels& kernels);
 
+// While one lives, the table is empty: every op runs the loops of modules 01 and 09, as a learner's
+// build before module 17 does (scripts/lesson-figures times those builds with the reference library).
+// Not thread-safe: make one only while no other thread runs ops.
+class WithoutFastKernels {
+ public:
+  WithoutFastKernels();
+  ~WithoutFastKernels();
+  WithoutFastKernels(const WithoutFastKernels&) = delete;
+  WithoutFastKernels& operator=(const WithoutFastKernels&) = delete;
+
+ private:
+  FastKernels saved_;
+};
+
 }  // namespace detail
 }  // namespace tinytorch

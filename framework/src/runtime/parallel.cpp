@@ -61,6 +61,19 @@ int default_num_threads() {
   return hardware == 0 ? 1 : static_cast<int>(hardware);
 }
 
+// ThreadSanitizer's annotations, present only in a program linked with it (tito's race check builds
+// learner code with -fsanitize=thread against this uninstrumented library). A job's tasks are handed
+// back through the atomic counter `unfinished_`, whose ordering TSan cannot see in code it did not
+// instrument; without these edges every buffer a worker wrote and the caller reuses would be a race.
+extern "C" void __tsan_acquire(void* address) __attribute__((weak));
+extern "C" void __tsan_release(void* address) __attribute__((weak));
+void tsan_release(void* address) {
+  if (__tsan_release != nullptr) __tsan_release(address);
+}
+void tsan_acquire(void* address) {
+  if (__tsan_acquire != nullptr) __tsan_acquire(address);
+}
+
 std::atomic<int>& num_threads_setting() {
   static std::atomic<int> setting{default_num_threads()};
   return setting;
@@ -106,6 +119,7 @@ class ThreadPool {
       std::unique_lock<std::mutex> lock(mutex_);
       done_.wait(lock, all_done);
     }
+    tsan_acquire(&unfinished_);
     std::lock_guard<std::mutex> lock(mutex_);
     if (error_) std::rethrow_exception(error_);
   }
@@ -151,6 +165,7 @@ class ThreadPool {
         std::lock_guard<std::mutex> lock(mutex_);
         if (!error_) error_ = std::current_exception();
       }
+      tsan_release(&unfinished_);
       unfinished_.fetch_sub(1, std::memory_order_acq_rel);
     }
   }

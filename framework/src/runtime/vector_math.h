@@ -13,7 +13,9 @@
 
 // On a loop function: GCC compiles it for AVX-512, AVX2 and the baseline, and the program picks the
 // widest its CPU runs (an ifunc, resolved once at load). Other compilers get the baseline.
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+// Not under ThreadSanitizer: GCC instruments the ifunc resolver, which the dynamic loader runs before
+// the sanitizer's runtime is relocated, and the program crashes at load (tito's race check builds so).
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && !defined(__SANITIZE_THREAD__)
 #define TT_VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
 #define TT_VECTOR_CLONES

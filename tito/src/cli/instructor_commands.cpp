@@ -1,7 +1,8 @@
-// The instructor's side: `tito instructor validate|release|report` and `tito grade`. Each command
-// parses its options, calls one service (grading_validation, release, grading, grading_reports) and prints.
+// The instructor's side: `tito instructor validate|knockout|release|report` and `tito grade`. Each command
+// parses its options, calls one service (grading_validation, milestone_knockout, release, grading, grading_reports) and prints.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -17,6 +18,8 @@
 #include "core/grading.h"
 #include "core/grading_reports.h"
 #include "core/grading_validation.h"
+#include "core/milestone.h"
+#include "core/milestone_knockout.h"
 #include "core/release.h"
 #include "core/terminal.h"
 
@@ -96,6 +99,48 @@ int run_validate(const GlobalOptions& options, const ValidateArgs& args) {
   }
   std::cout << "\n" << fmt::format("{} passed, {} failed", results.size() - failed, failed) << "\n";
   return failed == 0 ? kExitOk : kExitFailure;
+}
+
+// ---- knockout ----
+
+struct KnockoutArgs {
+  std::vector<std::string> milestones;
+  int part = 0;
+  std::string modules, variants;
+  int jobs = 1;
+  double slowdown_limit = 5;
+  std::string keep;
+};
+
+int run_knockout_study(const GlobalOptions& options, const KnockoutArgs& args) {
+  Session session = open_session(options, false);
+  const Toolchain toolchain = load_checked_toolchain(session.installation);
+  const auto milestones = load_milestones(session.installation.source_dir);
+  ScratchDir scratch(args.keep, "tito-knockout");
+  KnockoutOptions study;
+  study.milestones = args.milestones;
+  study.part = args.part;
+  study.modules = split_list(args.modules);
+  study.variants = split_list(args.variants);
+  study.jobs = args.jobs;
+  study.slowdown_limit = args.slowdown_limit;
+  study.scratch_dir = scratch.path;
+  const Terminal& out = terminal();
+  std::cout << out.bold("Knockout study: each milestone part on the reference, then with one module's known-wrong variant")
+            << "\n";
+  const auto runs = run_knockout(session.installation, session.curriculum, toolchain, milestones, study,
+                                 [&](const KnockoutRun& run) {
+                                   std::cout << "  " << out.dim(fmt::format("{}/{} {} {}: {} ({:.1f} s)", run.milestone, run.part,
+                                                                            run.module.empty() ? "reference" : run.module,
+                                                                            run.variant, what_failed(run), run.seconds))
+                                             << "\n" << std::flush;
+                                 });
+  std::cout << "\n" << knockout_table(runs);
+  const bool clean = std::none_of(runs.begin(), runs.end(), [](const KnockoutRun& run) {
+    return run.outcome == KnockoutOutcome::NotCaught || run.outcome == KnockoutOutcome::NotBuilt ||
+           (run.outcome == KnockoutOutcome::Reference && !run.verdict.passed);
+  });
+  return clean ? kExitOk : kExitFailure;
 }
 
 // ---- release ----
@@ -331,6 +376,20 @@ void register_instructor_commands(CommandRegistry& registry) {
   validate->add_flag("--skip-variants", validate_args->skip_variants,
                      "Do not build the known-wrong variants (curriculum/NN_slug/variants.json)");
   on_chosen(validate, registry, [options, validate_args] { return run_validate(*options, *validate_args); });
+
+  auto knockout_args = std::make_shared<KnockoutArgs>();
+  auto* knockout = group->add_subcommand(
+      "knockout", "The knockout study: run milestone parts with each known-wrong variant of each module they use, one at "
+                  "a time, and print which gates fail (a variant that passes every gate is a finding)");
+  knockout->add_option("NN", knockout_args->milestones, "Milestones (default: every implemented one)");
+  knockout->add_option("--part", knockout_args->part, "Only this part (default: every required part)");
+  knockout->add_option("--modules", knockout_args->modules, "Only the variants of these modules, e.g. 09,12");
+  knockout->add_option("--variants", knockout_args->variants, "Only the variants with these names");
+  knockout->add_option("-j,--jobs", knockout_args->jobs, "Runs at a time (default 1: each is a training run)");
+  knockout->add_option("--slowdown-limit", knockout_args->slowdown_limit,
+                       "Stop a variant's run after this multiple of the reference's time (default 5, at least 60 s)");
+  knockout->add_option("--keep", knockout_args->keep, "Build in this folder and keep it (default: a temporary folder)");
+  on_chosen(knockout, registry, [options, knockout_args] { return run_knockout_study(*options, *knockout_args); });
 
   auto release_args = std::make_shared<ReleaseArgs>();
   auto* release = group->add_subcommand("release", "Write the student copy of the repository: solutions replaced by starters, "

@@ -17,6 +17,7 @@
 #include "core/errors.h"
 #include "core/learner_files.h"
 #include "core/milestone.h"
+#include "core/milestone_program.h"
 #include "core/milestone_record.h"
 #include "core/terminal.h"
 #include "run/module_test_runner.h"
@@ -30,7 +31,8 @@ constexpr std::size_t kMaxBuildLogLines = 60;
 struct RunOptions {
   std::string id;
   bool reference = false;  // the full reference library; records nothing
-  int part = 0;            // 0: every part
+  int part = 0;            // 0: the required parts, or every part with --all
+  bool all = false;        // the optional parts too (they take minutes, or a dataset)
   std::string data_dir;    // a dataset the user has (CIFAR-10), handed to the program as $TITO_DATA_DIR
   std::string profile;     // a trace file name: each part records a Chrome trace of its ops (module 14)
   std::vector<std::string> program_args;  // after `--`: handed to the one part's program (--part N)
@@ -59,6 +61,21 @@ std::map<std::string, fs::path> learner_dirs_for(const Session& session, bool re
     if (entry.completed() && module && !module->learner_files.empty()) dirs[number] = session.ws().module_dir(*module);
   }
   return dirs;
+}
+
+// Before anything is built or recorded: a module edited after `tito module complete` runs code its
+// tests never passed, and the result would be recorded as if they had.
+void warn_about_changed_modules(const Session& session, const Milestone& milestone) {
+  const auto changed = modules_changed_since_completion(milestone, session.state(), [&](const std::string& number) {
+    const ModuleInfo* module = session.curriculum.find(number);
+    return module ? fingerprint_learner_files(session.ws(), *module) : std::string();
+  });
+  if (changed.empty()) return;
+  terminal().warning(fmt::format(
+      "your files of module{} {} changed since you completed {}: this run builds on the changed code, which the "
+      "module tests have not passed, and records its result. To test them again first: tito module complete {}",
+      changed.size() == 1 ? "" : "s", module_names(session, changed), changed.size() == 1 ? "it" : "them",
+      changed.front()));
 }
 
 // Whose code a milestone build runs, module by module, and why each reference module is one.
@@ -138,6 +155,12 @@ std::vector<std::string> files_written_since(const fs::path& dir, fs::file_time_
   return names;
 }
 
+// ", about 8 minutes" for a part that takes minutes; "" for a quick one.
+std::string describe_duration(const MilestonePart& part) {
+  if (part.expected_minutes < 1) return "";
+  return fmt::format(" (about {:.0f} minute{})", part.expected_minutes, part.expected_minutes < 1.5 ? "" : "s");
+}
+
 struct PartRun {
   PartRecord record;
   bool interrupted = false;
@@ -149,33 +172,26 @@ PartRun run_part(const Session& session, const Toolchain& toolchain, const Miles
   const fs::path output_dir = session.ws().root() / "milestones" / milestone.output_folder();
   fs::create_directories(output_dir);
 
-  ProgramRequest request;
-  for (const auto& program : part.programs) request.sources.push_back(milestone.dir / program);
+  ProgramRequest request = milestone_part_request(session.installation, toolchain, milestone, part, output_dir,
+                                                  session.ws().tito_dir() / "build" / ("milestone-" + milestone.id));
   request.learner_dirs = learner_dirs_for(session, options.reference);
-  request.build_dir = session.ws().tito_dir() / "build" / ("milestone-" + milestone.id);
   request.learner_objects_dir = session.ws().learner_objects_dir();
-  request.binary_name = "part-" + std::to_string(part.number);
-  request.label_prefix = "milestone " + milestone.id + "/";
   request.args = options.program_args;
-  // TITO_SOURCE_DIR: the course's sources (milestone 05's part 3 reads the framework's code);
-  // TITO_CXX: the compiler tito builds with (the same part judges C++ with it).
-  request.env = {{"TITO_OUTPUT_DIR", output_dir.string()},
-                 {"TITO_MILESTONE_PART", std::to_string(part.number)},
-                 {"TITO_MILESTONE_DIR", milestone.dir.string()},
-                 {"TITO_SOURCE_DIR", session.installation.source_dir.string()},
-                 {"TITO_CXX", toolchain.cxx},
-                 {"TINYTORCH_NON_INTERACTIVE", "1"}};
   if (!options.data_dir.empty()) request.env["TITO_DATA_DIR"] = fs::absolute(options.data_dir).string();
   if (!options.profile.empty()) {
     // milestone_support.h starts torch::autograd::profiler::RecordProfile on this path before main.
     request.env["TINYTORCH_PROFILE"] = (output_dir / fmt::format("part{}-{}", part.number, options.profile)).string();
   }
-  request.time_limit_s = part.time_limit_s;
-  request.memory_limit_mb = part.memory_limit_mb;
   fs::create_directories(request.build_dir);
 
   std::cout << "\n" << out.bold(fmt::format("Part {}: {}", part.number, part.title))
             << out.dim(fmt::format("   (gate: {}; time limit {} s)", part.describe_gates(), part.time_limit_s)) << "\n";
+  if (!part.required && part.expected_minutes >= 1)
+    std::cout << "  " << out.yellow(fmt::format("Optional, and long: about {:.0f} minutes on a 2-core laptop.",
+                                                part.expected_minutes))
+              << " Ctrl-C stops it and records nothing; `tito milestone run " << milestone.id
+              << "` leaves the optional parts out.\n"
+              << std::flush;
   std::vector<ResultLine> results;
   auto progress = [&out](const std::string& line) { std::cout << "  " << out.dim(line) << "\n" << std::flush; };
   bool announced_run = false;
@@ -255,10 +271,13 @@ int run_milestone(const GlobalOptions& global, const RunOptions& options) {
     throw UserError(fmt::format("milestone {} is not available yet: its programs have not been written", milestone.label()),
                     "tito milestone list   (to see the milestones you can run)");
 
-  std::vector<const MilestonePart*> parts;
-  for (const auto& part : milestone.parts)
-    if (options.part == 0 || part.number == options.part) parts.push_back(&part);
-  if (parts.empty())
+  std::vector<const MilestonePart*> parts, optional_left_out;
+  for (const auto& part : milestone.parts) {
+    if (options.part != 0 && part.number != options.part) continue;
+    if (options.part == 0 && !options.all && !part.required) optional_left_out.push_back(&part);
+    else parts.push_back(&part);
+  }
+  if (parts.empty() && optional_left_out.empty())
     throw UserError(fmt::format("milestone {} has no part {}", milestone.id, options.part),
                     "tito milestone info " + milestone.id + "   (lists its parts)", kExitUsage);
   if (!options.program_args.empty() && options.part == 0)
@@ -286,6 +305,16 @@ int run_milestone(const GlobalOptions& global, const RunOptions& options) {
     std::cout << out.yellow("Reference mode: built on the reference solutions, not your code; nothing is recorded.") << "\n";
   else
     print_code_header(code);
+  if (!options.reference) warn_about_changed_modules(session, milestone);
+
+  if (!optional_left_out.empty()) {
+    std::vector<std::string> left_out;
+    for (const MilestonePart* part : optional_left_out)
+      left_out.push_back(fmt::format("part {}{}", part->number, describe_duration(*part)));
+    std::cout << out.dim(fmt::format("Optional, not run: {}. Run one with --part N, or every part with --all.",
+                                     fmt::join(left_out, ", ")))
+              << "\n";
+  }
 
   bool all_passed = true;
   bool newly_achieved = false;
@@ -331,7 +360,9 @@ void register_milestone_run_command(CLI::App& group, CommandRegistry& registry) 
       ->required();
   run->add_flag("--reference", run_options->reference,
                 "Build on the reference solutions instead of your code (a demo: records nothing)");
-  run->add_option("--part", run_options->part, "Run only this part");
+  run->add_option("--part", run_options->part, "Run only this part (optional ones too)");
+  run->add_flag("--all", run_options->all,
+                "Run the optional parts as well (they take minutes or a dataset); without it only the required parts run");
   run->add_option("--data-dir", run_options->data_dir,
                   "A folder holding a dataset an optional part reads (milestone 04 part 3: CIFAR-10's binary batches)");
   run->add_option("--profile", run_options->profile,

@@ -38,12 +38,12 @@ int list_cases(const Session& session, const ModuleInfo& module, const std::vect
   std::cout << fmt::format("Hints for module {} ({}), by test case (levels shown / levels):\n", module.number, module.title);
   const CaseHints* first_unseen = nullptr;
   for (const auto& entry : hints) {
-    const int shown = std::min<int>(shown_levels(session, module, entry.test_case), static_cast<int>(entry.levels.size()));
+    const int shown = std::min<int>(shown_levels(session, module, entry.key()), static_cast<int>(entry.levels.size()));
     if (!first_unseen && shown < static_cast<int>(entry.levels.size())) first_unseen = &entry;
-    std::cout << fmt::format("  {}/{}  {}\n", shown, entry.levels.size(), entry.test_case);
+    std::cout << fmt::format("  {}/{}  {}\n", shown, entry.levels.size(), entry.key());
   }
   std::cout << "\nA failing test names its case; ask for one hint at a time (part of a name is enough).\n";
-  if (first_unseen) out.next_step(hint_command(module, first_unseen->test_case));
+  if (first_unseen) out.next_step(hint_command(module, first_unseen->key()));
   return 0;
 }
 
@@ -69,27 +69,27 @@ int run_hint(const GlobalOptions& options, const HintRequest& request) {
     }
     if (chosen.size() > 1) {
       std::string names;
-      for (const auto* entry : chosen) names += "\n  " + entry->test_case;
+      for (const auto* entry : chosen) names += "\n  " + entry->key();
       throw UserError(fmt::format("'{}' matches {} test cases of module {}:{}", request.test_case, chosen.size(),
                                   module.number, names),
-                      hint_command(module, chosen.front()->test_case), kExitUsage);
+                      hint_command(module, chosen.front()->key()), kExitUsage);
     }
   }
 
   for (const CaseHints* entry : chosen) {
     const int total = static_cast<int>(entry->levels.size());
-    const int before = std::min(shown_levels(session, module, entry->test_case), total);
+    const int before = std::min(shown_levels(session, module, entry->key()), total);
     const int now = request.all ? total : std::min(before + 1, total);
     if (chosen.size() > 1) std::cout << "\n";
-    std::cout << out.bold(fmt::format("{} - hint {} of {}", entry->test_case, now, total)) << "\n";
+    std::cout << out.bold(fmt::format("{} - hint {} of {}", entry->key(), now, total)) << "\n";
     for (int level = 1; level <= now; ++level) {
       const std::string text = fmt::format("{}. {}", level, entry->levels[level - 1]);
       std::cout << "  " << (level <= before && level < now ? out.dim(text) : text) << "\n";
     }
-    if (session.workspace && now > before) session.progress->record_hint_shown(module.number, entry->test_case, now);
+    if (session.workspace && now > before) session.progress->record_hint_shown(module.number, entry->key(), now);
     if (chosen.size() == 1) {
       std::cout << "\n";
-      if (now < total) out.next_step(hint_command(module, entry->test_case) + "   (the next, more detailed hint)");
+      if (now < total) out.next_step(hint_command(module, entry->key()) + "   (the next, more detailed hint)");
       else if (before == total) std::cout << "Every hint for this case is shown; the lesson has the rest: "
                                           << out.command("tito module view " + module.number) << "\n";
     }

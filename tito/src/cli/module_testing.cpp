@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <sstream>
@@ -95,18 +96,23 @@ LiveStatus live_status_printer(const Terminal& out, bool to_stderr) {
   };
 }
 
+// Every started module's folder: a module's tests and timing programs run the learner's code as it is now.
+std::map<std::string, fs::path> started_learner_dirs(const Session& session) {
+  std::map<std::string, fs::path> dirs;
+  for (const auto& [number, entry] : session.state().modules) {
+    const ModuleInfo* started = session.curriculum.find(number);
+    if (entry.started() && started && !started->learner_files.empty()) dirs[number] = session.ws().module_dir(*started);
+  }
+  return dirs;
+}
+
 TestRun run_tests(const Session& session, const ModuleInfo& module, const TestOptions& options) {
   check_workspace_integrity(session);
   const Toolchain toolchain = load_checked_toolchain(session.installation);
 
   ModuleTestRequest request;
   request.module = module.number;
-  for (const auto& [number, entry] : session.state().modules) {
-    const ModuleInfo* started = session.curriculum.find(number);
-    if (entry.started() && started && !started->learner_files.empty()) {
-      request.learner_dirs[number] = session.ws().module_dir(*started);
-    }
-  }
+  request.learner_dirs = started_learner_dirs(session);
   request.test_sources = module.tests;
   request.hints = session.curriculum.load_hints(module);
   request.build_dir = session.ws().build_dir(module.number);
@@ -131,6 +137,7 @@ TestRun run_tests(const Session& session, const ModuleInfo& module, const TestOp
   run.context.learner_root = fs::absolute(session.ws().modules_dir()).string();
   run.context.module_number = module.number;
   run.context.stubs = stub_locations(session.installation, module);
+  run.context.test_sources = module.tests;
   run.context.fallback_points = module.points;
   run.context.compact = options.compact;
   run.context.verbose = options.verbose;
@@ -224,6 +231,95 @@ int run_complete(const GlobalOptions& options, const std::string& requested) {
   std::cout << fmt::format("Progress: {}/{} modules completed\n\n", session.state().completed_count(),
                            session.curriculum.modules().size());
   announce_what_is_next(session, module);
+  return 0;
+}
+
+struct BenchOptions {
+  std::string module;
+  std::string program;                    // the learner's own timing program, instead of the module's
+  std::vector<std::string> program_args;  // after `--`
+};
+
+// The program a bench run builds: the learner's own (--program, a .cpp file with main()) or the module's.
+std::vector<fs::path> bench_sources(const ModuleInfo& module, const BenchOptions& options) {
+  if (options.program.empty()) {
+    if (module.bench.empty())
+      throw UserError(fmt::format("module {} ({}) has no timing program of its own", module.number, module.title),
+                      fmt::format("write one (a .cpp file with main() that calls your functions) and run it: "
+                                  "tito module bench {} --program my_timing.cpp",
+                                  module.number));
+    return module.bench;
+  }
+  const fs::path program = fs::absolute(options.program);
+  std::error_code error;
+  if (!fs::is_regular_file(program, error))
+    throw UserError(fmt::format("{}: there is no such file", options.program),
+                    "name a .cpp file with main(), e.g. tito module bench " + module.number + " --program my_timing.cpp");
+  if (program.extension() != ".cpp")
+    throw UserError(fmt::format("{}: a timing program is one C++ source file ending in .cpp", options.program),
+                    "rename it to end in .cpp, or name the .cpp file that has main()");
+  return {program};
+}
+
+// `tito module bench NN`: builds a timing program against the learner's code as `tito module test` does
+// (every started module's files, the reference for the others) and runs it, showing what it prints.
+// It records nothing: timings are the learner's to read, not a grade.
+int run_bench(const GlobalOptions& global, const BenchOptions& options) {
+  set_cooperative_interrupts(true);
+  Session session = open_session(global, true);
+  const ModuleInfo& module = require_started(session, options.module);
+  check_workspace_integrity(session);
+  const Toolchain toolchain = load_checked_toolchain(session.installation);
+  const Terminal& out = terminal();
+
+  ProgramRequest request;
+  request.sources = bench_sources(module, options);
+  request.learner_dirs = started_learner_dirs(session);
+  request.learner_objects_dir = session.ws().learner_objects_dir();
+  request.build_dir = session.ws().tito_dir() / "build" / ("bench-" + module.number);
+  request.binary_name = options.program.empty() ? "bench" : "bench-" + fs::path(options.program).stem().string();
+  request.label_prefix = "bench " + module.number + "/";
+  request.args = options.program_args;
+  request.env = {{"TINYTORCH_NON_INTERACTIVE", "1"}};
+  request.time_limit_s = std::max(600.0, 5 * module.time_limit_s);
+  request.memory_limit_mb = std::max<std::size_t>(2048, module.memory_limit_mb);
+  fs::create_directories(request.build_dir);
+
+  std::cout << out.bold(fmt::format("Timing module {} ({})", module.number, module.title))
+            << out.dim(fmt::format("   ({}, time limit {:.0f} s)",
+                                   options.program.empty() ? "the module's timing program" : options.program,
+                                   request.time_limit_s))
+            << "\n";
+  auto progress = [&out](const std::string& line) { std::cout << "  " << out.dim(line) << "\n" << std::flush; };
+  auto output = [](const std::string& line) { std::cout << line << "\n" << std::flush; };
+  spdlog::info("bench module {}: {}", module.number, options.program.empty() ? "module program" : options.program);
+  const ProgramOutcome outcome = run_program(toolchain, request, progress, output, [] { return interrupt_requested(); });
+  if (outcome.stopped || interrupt_requested()) return kExitInterrupted;
+  if (!outcome.build_ok) {
+    // With --program the sources that failed alone are the learner's own program, not TinyTorch's.
+    if (outcome.given_code_failed && options.program.empty()) {
+      print_given_code_failure("The timing program", outcome.build_log, describe_compiler(toolchain),
+                               switch_compiler_command(toolchain, session.installation.source_dir), 40);
+    } else {
+      int errors = 0;
+      const std::string first = first_learner_error(outcome.build_log, session.ws().modules_dir().string(), &errors);
+      std::cout << out.fail_mark() << " " << out.red("The timing program did not compile against your code.")
+                << " The first error:\n\n";
+      std::istringstream lines(first);
+      for (std::string line; std::getline(lines, line);) std::cout << "  " << line << "\n";
+      if (errors > 1) std::cout << out.dim(fmt::format("\n{} more error(s) after it", errors - 1)) << "\n";
+    }
+    return 1;
+  }
+  if (!outcome.exited_cleanly()) {
+    std::cout << out.fail_mark() << " " << out.red("The timing program failed: " + outcome.failure()) << "\n"
+              << out.dim("  its full output is in " + outcome.output_file.string()) << "\n";
+    out.next_step("tito module test " + module.number + "   (the tests say which function is wrong)");
+    return 1;
+  }
+  std::cout << out.dim(fmt::format("(build {:.1f} s, run {:.1f} s; its output is kept in {})", outcome.build_seconds,
+                                   outcome.run_seconds, outcome.output_file.string()))
+            << "\n";
   return 0;
 }
 
@@ -322,6 +418,16 @@ void register_module_testing_commands(CLI::App& group, CommandRegistry& registry
   auto complete_number = std::make_shared<std::string>();
   complete->add_option("NN", *complete_number, "Module number or name")->required();
   on_chosen(complete, registry, [options, complete_number] { return run_complete(*options, *complete_number); });
+
+  auto* bench = group.add_subcommand(
+      "bench", "Build a timing program against your code and run it: the module's own, or yours with --program");
+  auto bench_options = std::make_shared<BenchOptions>();
+  bench->add_option("NN", bench_options->module, "Module number or name")->required();
+  bench->add_option("--program", bench_options->program,
+                    "Your own timing program: one .cpp file with main(), built against your code");
+  bench->add_option("program_args", bench_options->program_args,
+                    "Arguments for the timing program, after --, e.g. tito module bench 17 -- --sizes 256,512");
+  on_chosen(bench, registry, [options, bench_options] { return run_bench(*options, *bench_options); });
 
   auto* watch = group.add_subcommand("watch", "Re-test a module every time you save one of its files");
   auto watch_number = std::make_shared<std::string>();

@@ -1,5 +1,7 @@
 #include "cli/report_printer.h"
 
+#include <algorithm>
+#include <fstream>
 #include <iostream>
 #include <regex>
 #include <sstream>
@@ -11,6 +13,7 @@
 #include "run/module_test_runner.h"
 
 namespace tito {
+namespace fs = std::filesystem;
 namespace {
 
 constexpr std::size_t kMaxBuildLogLines = 80;  // enough for the first few errors; the rest is usually fallout
@@ -32,27 +35,75 @@ const StubLocation* find_stub(const std::vector<StubLocation>& stubs, const std:
   return best;
 }
 
-void print_failure(const AssertionFailure& failure, const Terminal& out) {
-  const std::string indent = "      ";
-  if (!failure.file.empty()) std::cout << indent << out.dim(fmt::format("{}:{}", failure.file, failure.line)) << "\n";
-  if (!failure.expression.empty()) std::cout << indent << failure.expression << "\n";
-  if (!failure.expected.empty() || !failure.actual.empty()) {
-    std::cout << indent << "expected: " << out.green(failure.expected) << "\n";
-    std::cout << indent << "actual:   " << out.red(failure.actual) << "\n";
-  } else if (!failure.expanded.empty()) {
-    std::cout << indent << "with: " << failure.expanded << "\n";
-  }
-  if (!failure.message.empty()) std::cout << indent << failure.message << "\n";
+constexpr std::size_t kFailuresShown = 3;     // of one case's failed checks, without --verbose
+constexpr std::size_t kMaxValueChars = 300;   // of one printed value, without --verbose
+constexpr int kLinesBeforeFailure = 2;        // of the test source, above the failing line
+constexpr int kMaxStatementLines = 6;         // a failing statement is shown to its end, up to this
+
+std::string capped(const std::string& text, const ReportContext& context) {
+  if (context.verbose || text.size() <= kMaxValueChars) return text;
+  return text.substr(0, kMaxValueChars) + fmt::format("... ({} more characters; --verbose shows all)", text.size() - kMaxValueChars);
 }
+
+bool is_test_source(const std::string& file, const ReportContext& context) {
+  std::error_code error;
+  const fs::path wanted = fs::weakly_canonical(file, error);
+  return !error && std::any_of(context.test_sources.begin(), context.test_sources.end(), [&](const fs::path& source) {
+    std::error_code ignored;
+    return fs::weakly_canonical(source, ignored) == wanted;
+  });
+}
+
+// `source_shown`: this line's source is already on screen (a check in a loop that failed before);
+// `already_said`: the case's detail (an exception's text), not repeated under the check that threw it.
+void print_failure(const AssertionFailure& failure, bool source_shown, const std::string& already_said,
+                   const ReportContext& context, const Terminal& out) {
+  const std::string indent = "      ";
+  std::vector<std::string> excerpt;
+  if (!failure.file.empty()) {
+    std::cout << indent << out.dim(fmt::format("{}:{}{}", test_source_label(failure.file), failure.line,
+                                               source_shown ? " (again)" : ""))
+              << "\n";
+    if (!source_shown && is_test_source(failure.file, context)) excerpt = source_excerpt(failure.file, failure.line);
+  }
+  for (const auto& line : excerpt) std::cout << indent << (line.rfind("  >", 0) == 0 ? line : out.dim(line)) << "\n";
+  if (excerpt.empty() && !source_shown && !failure.expression.empty())
+    std::cout << indent << capped(failure.expression, context) << "\n";
+  if (!failure.expected.empty() || !failure.actual.empty()) {
+    std::cout << indent << "expected: " << out.green(capped(failure.expected, context)) << "\n";
+    std::cout << indent << "actual:   " << out.red(capped(failure.actual, context)) << "\n";
+  } else if (!failure.expanded.empty()) {
+    std::cout << indent << "with: " << capped(failure.expanded, context) << "\n";
+  }
+  if (failure.message != already_said)
+    for (const auto& line : split_lines(failure.message)) std::cout << indent << capped(line, context) << "\n";
+}
+
+// Cases tagged [measure] time the learner's code and print a table rather than checking a value alone.
+bool is_measuring_case(const CaseResult& result) { return result.tags.find("[measure]") != std::string::npos; }
 
 void print_case(const CaseResult& result, const ReportContext& context, const Terminal& out) {
   const std::string points = result.passed() ? fmt::format("{} pts", result.points) : fmt::format("0/{} pts", result.points);
   if (result.passed()) {
-    if (!context.compact) std::cout << "  " << out.ok_mark() << " " << result.name << "  " << out.dim(points) << "\n";
+    if (context.compact) return;
+    std::cout << "  " << out.ok_mark() << " " << result.name << "  " << out.dim(points) << "\n";
+    // A measuring case's table is what the lesson asks the learner to read; --verbose shows every case's output.
+    if (context.verbose || is_measuring_case(result)) {
+      std::vector<std::string> lines = split_lines(result.output);
+      while (!lines.empty() && lines.front().find_first_not_of(" \t") == std::string::npos) lines.erase(lines.begin());
+      for (const auto& line : lines) std::cout << "      " << line << "\n";
+    }
     return;
   }
   std::cout << "  " << out.fail_mark() << " " << result.name << "  " << out.dim(points) << "  "
-            << out.red(to_string(result.status)) << "\n";
+            << out.red(to_string(result.status));
+  if (!result.same_cause_as.empty()) {
+    // Folded: the more specific case above most likely fails for the same reason.
+    std::cout << out.dim(fmt::format("  (most likely the same cause as \"{}\")", result.same_cause_as)) << "\n";
+    if (!context.verbose) return;
+  } else {
+    std::cout << "\n";
+  }
   const std::string indent = "      ";
   switch (result.status) {
     case CaseStatus::NotImplemented:
@@ -94,13 +145,41 @@ void print_case(const CaseResult& result, const ReportContext& context, const Te
     // Every assertion of a stubbed case fails with the same message: show where the first one was.
     if (!result.failures.empty()) {
       const AssertionFailure& first = result.failures.front();
-      std::cout << indent << out.dim(fmt::format("first reached at {}:{}", first.file, first.line)) << "\n";
+      std::cout << indent << out.dim(fmt::format("first reached at {}:{}", test_source_label(first.file), first.line)) << "\n";
       if (!first.expression.empty()) std::cout << indent << first.expression << "\n";
     }
   } else {
-    for (const auto& failure : result.failures) print_failure(failure, out);
+    const std::size_t shown = context.verbose ? result.failures.size() : std::min(result.failures.size(), kFailuresShown);
+    for (std::size_t i = 0; i < shown; ++i) {
+      const AssertionFailure& failure = result.failures[i];
+      const bool source_shown = std::any_of(result.failures.begin(), result.failures.begin() + static_cast<std::ptrdiff_t>(i),
+                                            [&](const AssertionFailure& earlier) {
+                                              return earlier.file == failure.file && earlier.line == failure.line;
+                                            });
+      print_failure(failure, source_shown, result.detail, context, out);
+    }
+    if (shown < result.failures.size())
+      std::cout << indent
+                << out.dim(fmt::format("... and {} more failed check{} in this case (--verbose shows {})",
+                                       result.failures.size() - shown, result.failures.size() - shown == 1 ? "" : "s",
+                                       result.failures.size() - shown == 1 ? "it" : "them"))
+                << "\n";
   }
   if (!result.hint.empty()) std::cout << indent << out.yellow("hint: ") << result.hint << "\n";
+}
+
+// The order a report lists its cases in: those that passed, then the failed ones that stand on their
+// own, the most specific first (fewest declared exercises), then those folded under one of them.
+std::vector<const CaseResult*> report_order(const std::vector<CaseResult>& cases) {
+  std::vector<const CaseResult*> order;
+  for (const auto& c : cases) order.push_back(&c);
+  const auto rank = [](const CaseResult* c) -> std::pair<int, std::size_t> {
+    if (c->passed()) return {0, 0};
+    if (!c->same_cause_as.empty()) return {3, 0};
+    return c->exercises.empty() ? std::make_pair(2, std::size_t{0}) : std::make_pair(1, c->exercises.size());
+  };
+  std::stable_sort(order.begin(), order.end(), [&](const CaseResult* a, const CaseResult* b) { return rank(a) < rank(b); });
+  return order;
 }
 
 }  // namespace
@@ -173,7 +252,7 @@ void print_report(const TestReport& report, const ReportContext& context) {
     }
   }
   if (report.build_ok || context.verbose)
-    for (const auto& result : report.cases) print_case(result, context, out);
+    for (const CaseResult* result : report_order(report.cases)) print_case(*result, context, out);
   if (report.build_ok && report.cases.empty() && !report.filter.empty())
     std::cout << out.yellow(fmt::format("No test case matches \"{}\".", report.filter))
               << " Names and tags: tito module view " << context.module_number << "\n";
@@ -284,7 +363,7 @@ std::string failure_text(const CaseResult& result) {
   add(result.detail);
   if (!result.diagnosis.empty()) add("where: " + result.diagnosis);
   for (const auto& failure : result.failures) {
-    if (!failure.file.empty()) add(fmt::format("{}:{}", failure.file, failure.line));
+    if (!failure.file.empty()) add(fmt::format("{}:{}", test_source_label(failure.file), failure.line));
     add(failure.expression);
     if (!failure.expected.empty() || !failure.actual.empty()) {
       add("expected: " + failure.expected);
@@ -297,6 +376,34 @@ std::string failure_text(const CaseResult& result) {
   return text;
 }
 
+std::string test_source_label(const std::string& file) {
+  const fs::path path(file);
+  const std::string folder = path.parent_path().filename().string();
+  return folder == "tests" ? (fs::path(folder) / path.filename()).string() : path.filename().string();
+}
+
+std::vector<std::string> source_excerpt(const fs::path& file, int line) {
+  std::ifstream in(file);
+  std::vector<std::string> lines;
+  for (std::string text; std::getline(in, text);) lines.push_back(text);
+  if (line < 1 || line > static_cast<int>(lines.size())) return {};
+  const auto ends_statement = [](std::string text) {
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\r')) text.pop_back();
+    const auto comment = text.find("//");
+    if (comment != std::string::npos) text = text.substr(0, comment);
+    while (!text.empty() && text.back() == ' ') text.pop_back();
+    return text.empty() || text.back() == ';' || text.back() == '{' || text.back() == '}';
+  };
+  int last = line;
+  while (last < static_cast<int>(lines.size()) && last < line + kMaxStatementLines - 1 && !ends_statement(lines[last - 1]))
+    ++last;
+  const int width = static_cast<int>(std::to_string(last).size());
+  std::vector<std::string> excerpt;
+  for (int number = std::max(1, line - kLinesBeforeFailure); number <= last; ++number)
+    excerpt.push_back(fmt::format("  {} {:>{}} | {}", number == line ? '>' : ' ', number, width, lines[number - 1]));
+  return excerpt;
+}
+
 std::string report_json(const TestReport& report, int fallback_points) {
   nlohmann::json cases = nlohmann::json::array();
   for (const auto& c : report.cases) {
@@ -305,6 +412,7 @@ std::string report_json(const TestReport& report, int fallback_points) {
                      {"points_earned", c.passed() ? c.points : 0},
                      {"status", to_string(c.status)},
                      {"failure", failure_text(c)},
+                     {"same_cause_as", c.same_cause_as},
                      {"duration_ms", c.duration_ms}});
   }
   nlohmann::json json = {{"module", report.module},

@@ -1,6 +1,7 @@
 #pragma once
 // Shows a TestReport to the learner: one line per case, details for each failure (where, what was
 // expected, what came out, the hint), compiler errors with the learner's own files first, and the score.
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,8 @@ struct ReportContext {
   std::string module_number;              // for the commands the report suggests
   std::string compiler;                   // describe_compiler(toolchain), for a build that fails in given code
   std::string compiler_fix;               // switch_compiler_command(...), likewise
+  // The module's test sources (the installation's copies): a failure in one of them shows its lines.
+  std::vector<std::filesystem::path> test_sources;
 };
 
 void print_report(const TestReport& report, const ReportContext& context);
@@ -39,10 +42,18 @@ std::string order_build_log(const std::string& log, const std::string& first_dir
 std::string first_learner_error(const std::string& log, const std::string& learner_dir, int* error_count = nullptr);
 
 // The report as one JSON object: module, filter, build_ok, points, and per case name, points,
-// status and failure text (`tito module test NN --json`).
+// status, failure text and the case whose failure most likely explains it (`tito module test NN --json`).
 std::string report_json(const TestReport& report, int fallback_points);
 
 // A failed case's failure in plain text: detail, diagnosis, each failed assertion.
 std::string failure_text(const CaseResult& result);
+
+// How a report names a test source: "tests/test_attention.cpp" (the folder it ships in and its name),
+// never the installation's absolute path, which is not the learner's to open.
+std::string test_source_label(const std::string& file);
+
+// The lines around `line` of a test source, numbered, the failing one marked and the statement that
+// starts there shown to its end, e.g. "  > 160 |   CHECK_THAT(out, ...". Empty when unreadable.
+std::vector<std::string> source_excerpt(const std::filesystem::path& file, int line);
 
 }  // namespace tito

@@ -34,6 +34,23 @@ json parse_json_file(const fs::path& path) {
   }
 }
 
+
+// A module's sources of one kind ("tests", "bench"): the files curriculum.json lists under `key`, else
+// the .cpp files of the module folder's subfolder of that name, sorted.
+std::vector<fs::path> sources_of(const json& entry, const std::string& key, const fs::path& source_dir,
+                                 const fs::path& module_dir) {
+  std::vector<fs::path> sources;
+  if (entry.contains(key)) {
+    for (const auto& file : entry[key]) sources.push_back(source_dir / file.get<std::string>());
+    return sources;
+  }
+  std::error_code missing;
+  for (const auto& file : fs::directory_iterator(module_dir / key, missing))
+    if (file.path().extension() == ".cpp") sources.push_back(file.path());
+  std::sort(sources.begin(), sources.end());
+  return sources;
+}
+
 ModuleInfo module_from_json(const json& entry, const fs::path& source_dir) {
   ModuleInfo module;
   module.number = entry.at("number").get<std::string>();
@@ -50,14 +67,8 @@ ModuleInfo module_from_json(const json& entry, const fs::path& source_dir) {
   module.hints = entry.contains("hints") ? source_dir / entry["hints"].get<std::string>() : module_dir / "hints.json";
   module.variants =
       entry.contains("variants") ? source_dir / entry["variants"].get<std::string>() : module_dir / "variants.json";
-  if (entry.contains("tests")) {
-    for (const auto& test : entry["tests"]) module.tests.push_back(source_dir / test.get<std::string>());
-  } else if (fs::is_directory(module_dir / "tests")) {
-    for (const auto& file : fs::directory_iterator(module_dir / "tests")) {
-      if (file.path().extension() == ".cpp") module.tests.push_back(file.path());
-    }
-    std::sort(module.tests.begin(), module.tests.end());
-  }
+  module.tests = sources_of(entry, "tests", source_dir, module_dir);
+  module.bench = sources_of(entry, "bench", source_dir, module_dir);
   module.points = entry.value("points", 0);
   if (entry.contains("limits")) {
     module.time_limit_s = entry["limits"].value("time_s", module.time_limit_s);
@@ -149,16 +160,8 @@ const ModuleInfo& Curriculum::resolve(const std::string& text) const {
   throw UserError(fmt::format("there is no module '{}'; the modules are {}", text, valid), "tito module list", kExitUsage);
 }
 
-std::map<std::string, std::string> Curriculum::load_hints(const ModuleInfo& module) const {
-  std::map<std::string, std::string> hints;
-  for (const auto& entry : load_hint_levels(module.hints)) {
-    std::string first = entry.levels.front();
-    if (entry.levels.size() > 1) {
-      first += fmt::format(" (more help, one step at a time: tito module hint {} \"{}\")", module.number, entry.test_case);
-    }
-    hints[entry.test_case] = first;
-  }
-  return hints;
+ModuleHints Curriculum::load_hints(const ModuleInfo& module) const {
+  return ModuleHints{module.number, load_hint_levels(module.hints)};
 }
 
 }  // namespace tito

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "core/hints.h"
+
 namespace tito {
 
 struct ModuleInfo {
@@ -20,6 +22,7 @@ struct ModuleInfo {
   std::vector<std::string> learner_files;  // relative to the source dir: framework/src/01_tensor/matmul.cpp
   std::filesystem::path lesson;            // absolute; by default curriculum/NN_slug/lesson.md
   std::vector<std::filesystem::path> tests;
+  std::vector<std::filesystem::path> bench;  // timing programs with main(): `tito module bench NN` (curriculum/NN_slug/bench)
   std::filesystem::path hints;             // absolute; may not exist
   std::filesystem::path variants;          // absolute; known-wrong variants of the reference (variants.h)
   int points = 0;
@@ -54,8 +57,8 @@ class Curriculum {
   // Like normalise, but an unknown name is a usage error listing the valid modules.
   const ModuleInfo& resolve(const std::string& text) const;
 
-  // test case name -> its first hint level (saying how to get the next), from hints.json (empty when none).
-  std::map<std::string, std::string> load_hints(const ModuleInfo& module) const;
+  // The module's hints.json (no entries when there is none).
+  ModuleHints load_hints(const ModuleInfo& module) const;
 
  private:
   std::vector<ModuleInfo> modules_;

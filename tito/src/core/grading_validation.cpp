@@ -132,36 +132,6 @@ VariantOutcome run_variant(const Toolchain& toolchain, const ModuleInfo& module,
   return outcome;
 }
 
-// The module's variants applied to its reference files, or the reason they cannot be (a missing
-// variants.json, too few variants, a variant whose text no longer matches): checked before any
-// build, so a stale variant costs no compile time.
-struct PreparedVariants {
-  std::vector<Variant> variants;
-  std::vector<std::string> sources;  // the changed file of each variant
-  std::string problem;
-};
-
-PreparedVariants prepare_variants(const Installation& installation, const ModuleInfo& module) {
-  PreparedVariants prepared;
-  try {
-    prepared.variants = load_variants(module);
-    const auto reference = generate_module_files(installation, module, FileFlavour::Reference);
-    for (const auto& variant : prepared.variants) {
-      const std::string file_name = fs::path(variant.file).filename().string();
-      const auto file = std::find_if(reference.begin(), reference.end(), [&](const GeneratedFile& f) { return f.name == file_name; });
-      prepared.sources.push_back(apply_variant(variant, module, file == reference.end() ? std::string() : file->content));
-    }
-  } catch (const UserError& error) {
-    prepared.problem = error.problem();
-    return prepared;
-  }
-  if (prepared.variants.size() < kMinimumVariants)
-    prepared.problem = fmt::format("{} has {} variants; a module needs at least {} known-wrong variants of its reference "
-                                   "(the mistakes its lesson warns about), each caught by a test",
-                                   module.variants.string(), prepared.variants.size(), kMinimumVariants);
-  return prepared;
-}
-
 // Every variant of the module must make at least one test fail.
 ValidationCheck check_variants(const Toolchain& toolchain, const ModuleInfo& module, const PreparedVariants& prepared,
                                const std::vector<fs::path>& test_objects, const std::map<std::string, fs::path>& reference_objects,
@@ -513,10 +483,21 @@ std::vector<ModuleValidation> validate_modules(const Installation& installation,
     const auto hints = curriculum.load_hints(*module);
     std::vector<std::string> without_hint;
     for (const auto& c : declared)
-      if (!hints.count(c.name)) without_hint.push_back(c.name);
-    validation.checks.push_back({"hints", without_hint.empty(), true,
-                                 without_hint.empty() ? "every test case has a hint"
-                                                      : fmt::format("no hint for: {}", fmt::join(without_hint, "; "))});
+      if (!hints.has_case(c.name)) without_hint.push_back(c.name);
+    // A check's hint answers a LABEL_CHECKS label of the tests: one no test gives would never be shown.
+    std::string test_text;
+    for (const fs::path& file : module->tests) test_text += read_file(file);
+    std::vector<std::string> unlabelled;
+    for (const auto& entry : hints.entries)
+      if (!entry.check.empty() && test_text.find("\"" + entry.check + "\"") == std::string::npos)
+        unlabelled.push_back(entry.key());
+    std::string hint_problems;
+    if (!without_hint.empty()) hint_problems = fmt::format("no hint for: {}", fmt::join(without_hint, "; "));
+    if (!unlabelled.empty())
+      hint_problems += fmt::format("{}hints for checks no test labels (LABEL_CHECKS): {}", hint_problems.empty() ? "" : "; ",
+                                   fmt::join(unlabelled, "; "));
+    validation.checks.push_back(
+        {"hints", hint_problems.empty(), true, hint_problems.empty() ? "every test case has a hint" : hint_problems});
 
     if (!markers.ok) {
       results.push_back(validation);
@@ -525,6 +506,10 @@ std::vector<ModuleValidation> validate_modules(const Installation& installation,
     PreparedVariants variants;
     if (check_variants_too) {
       variants = prepare_variants(installation, *module);
+      if (variants.problem.empty() && variants.variants.size() < kMinimumVariants)
+        variants.problem = fmt::format("{} has {} variants; a module needs at least {} known-wrong variants of its "
+                                       "reference (the mistakes its lesson warns about), each caught by a test",
+                                       module->variants.string(), variants.variants.size(), kMinimumVariants);
       if (!variants.problem.empty()) {
         validation.checks.push_back({"variants", false, false, variants.problem});
         results.push_back(validation);

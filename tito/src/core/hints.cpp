@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "core/files.h"
@@ -45,9 +46,19 @@ std::vector<CaseHints> load_hint_levels(const std::filesystem::path& hints_file)
   } catch (const std::exception&) {
     return hints;
   }
-  auto add = [&](const std::string& name, const ordered_json& value) {
+  auto add_entry = [&](const std::string& name, const std::string& check, const ordered_json& value) {
     auto levels = levels_of(value);
-    if (!levels.empty()) hints.push_back({name, std::move(levels)});
+    if (levels.empty()) return;
+    CaseHints entry{name, std::move(levels), check, {}};
+    if (value.is_object() && value.contains("exercises") && value["exercises"].is_array())
+      for (const auto& item : value["exercises"])
+        if (item.is_string()) entry.exercises.push_back(item.get<std::string>());
+    hints.push_back(std::move(entry));
+  };
+  auto add = [&](const std::string& name, const ordered_json& value) {
+    add_entry(name, "", value);
+    if (!value.is_object() || !value.contains("checks") || !value["checks"].is_object()) return;
+    for (const auto& [check, check_value] : value["checks"].items()) add_entry(name, check, check_value);
   };
   if (data.is_object() && data.contains("hints")) data = data["hints"];
   if (data.is_object()) {
@@ -70,10 +81,37 @@ std::vector<const CaseHints*> match_hint_cases(const std::vector<CaseHints>& hin
   std::vector<const CaseHints*> found;
   const std::string wanted = lowercase(query);
   for (const auto& entry : hints) {
-    if (entry.test_case == query) return {&entry};
-    if (lowercase(entry.test_case).find(wanted) != std::string::npos) found.push_back(&entry);
+    if (entry.key() == query) return {&entry};
+    if (lowercase(entry.key()).find(wanted) != std::string::npos) found.push_back(&entry);
   }
+  // Part of a case's name matches its check hints too ("case / check"): the case's own entry is meant.
+  const bool one_case = !found.empty() && std::all_of(found.begin(), found.end(), [&](const CaseHints* entry) {
+    return entry->test_case == found.front()->test_case;
+  });
+  if (one_case && found.size() > 1 && found.front()->check.empty()) return {found.front()};
   return found;
+}
+
+const CaseHints* ModuleHints::find(const std::string& test_case, const std::string& check) const {
+  for (const auto& entry : entries)
+    if (entry.test_case == test_case && entry.check == check) return &entry;
+  return nullptr;
+}
+
+std::string ModuleHints::first_level(const std::string& test_case, const std::string& check) const {
+  const CaseHints* entry = check.empty() ? nullptr : find(test_case, check);
+  if (!entry) entry = find(test_case);
+  if (!entry) return "";
+  std::string first = entry->levels.front();
+  if (entry->levels.size() > 1)
+    first += fmt::format(" (more help, one step at a time: tito module hint {} \"{}\")", module_number, entry->key());
+  return first;
+}
+
+const std::vector<std::string>& ModuleHints::exercises(const std::string& test_case, const std::string& check) const {
+  static const std::vector<std::string> none;
+  const CaseHints* entry = find(test_case, check);
+  return entry ? entry->exercises : none;
 }
 
 }  // namespace tito

@@ -74,6 +74,8 @@ MilestonePart part_from_json(const json& entry) {
     part.memory_limit_mb = entry["limits"].value("memory_mb", part.memory_limit_mb);
   }
   part.arguments = entry.value("arguments", std::vector<std::string>{});
+  part.expected_minutes = entry.value("expected_minutes", 0.0);
+  if (part.expected_minutes < 0) throw std::runtime_error(where + ".expected_minutes is negative");
   return part;
 }
 
@@ -193,6 +195,18 @@ std::vector<std::string> missing_modules(const Milestone& milestone, const Progr
   return missing;
 }
 
+std::vector<std::string> modules_changed_since_completion(
+    const Milestone& milestone, const ProgressState& progress,
+    const std::function<std::string(const std::string& module)>& fingerprint_now) {
+  std::vector<std::string> changed;
+  for (const auto& module : milestone.required_modules) {
+    const auto entry = progress.modules.find(module);
+    if (entry == progress.modules.end() || !entry->second.completed() || !entry->second.fingerprint) continue;
+    if (fingerprint_now(module) != *entry->second.fingerprint) changed.push_back(module);
+  }
+  return changed;
+}
+
 std::vector<const Milestone*> milestones_runnable_after(const std::vector<Milestone>& milestones,
                                                         const std::string& just_completed,
                                                         const ProgressState& progress) {
@@ -279,33 +293,37 @@ PartVerdict judge_part(const MilestonePart& part, const std::vector<ResultLine>&
     if (!other_metrics.empty()) message += fmt::format(" (it reported only {})", fmt::join(other_metrics, ", "));
     return message;
   };
-  if (!verdict.value) {
+  const bool nothing_reported =
+      !verdict.value && std::none_of(further_values.begin(), further_values.end(), [](const auto& v) { return v.has_value(); });
+  if (nothing_reported) {
     verdict.message = no_result(part.gate);
+    verdict.failed_gates.push_back(part.gate.metric);
     return verdict;
   }
-  verdict.measured = fmt::format("{} = {}", part.gate.metric, format_measured(*verdict.value));
-  verdict.passed = gate_passes(part.gate, *verdict.value);
-  if (!verdict.passed) {
-    verdict.message = fmt::format("{} = {} does not meet the gate {}", part.gate.metric, format_measured(*verdict.value), part.gate.describe());
-    return verdict;
-  }
-  // The further gates, in order; the first that fails (or was not reported) says why.
-  for (std::size_t i = 0; i < part.further_gates.size(); ++i) {
-    const MilestoneGate& gate = part.further_gates[i];
-    if (!further_values[i]) {
-      verdict.passed = false;
-      verdict.message = no_result(gate);
-      return verdict;
+  // Every gate is judged and every miss named: a broken module often misses several, and the set
+  // of misses points at the module better than the first one alone.
+  std::vector<std::string> misses, met;
+  auto judge = [&](const MilestoneGate& gate, const std::optional<double>& value) {
+    if (!value) {
+      misses.push_back(no_result(gate));
+      verdict.failed_gates.push_back(gate.metric);
+      return;
     }
-    verdict.measured += fmt::format(", {} = {}", gate.metric, format_measured(*further_values[i]));
-    if (!gate_passes(gate, *further_values[i])) {
-      verdict.passed = false;
-      verdict.message = fmt::format("{} = {} does not meet the gate {} ({} = {} does)", gate.metric,
-                                    format_measured(*further_values[i]), gate.describe(), part.gate.metric,
-                                    format_measured(*verdict.value));
-      return verdict;
+    const std::string measured = fmt::format("{} = {}", gate.metric, format_measured(*value));
+    verdict.measured += (verdict.measured.empty() ? "" : ", ") + measured;
+    if (gate_passes(gate, *value)) {
+      met.push_back(measured);
+    } else {
+      misses.push_back(fmt::format("{} does not meet the gate {}", measured, gate.describe()));
+      verdict.failed_gates.push_back(gate.metric);
     }
-  }
+  };
+  judge(part.gate, verdict.value);
+  for (std::size_t i = 0; i < part.further_gates.size(); ++i) judge(part.further_gates[i], further_values[i]);
+  verdict.passed = misses.empty();
+  if (verdict.passed) return verdict;
+  verdict.message = fmt::format("{}", fmt::join(misses, "; "));
+  if (!met.empty()) verdict.message += fmt::format(" ({} {})", fmt::join(met, ", "), met.size() == 1 ? "does" : "do");
   return verdict;
 }
 

@@ -4,6 +4,7 @@
 // `TITO_RESULT {...}` line is read and how a measured value is judged against a part's gate.
 // tito decides pass or fail itself; a program never reports "passed".
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -43,6 +44,10 @@ struct MilestonePart {
   std::vector<MilestoneGate> further_gates;
   std::string describe_gates() const;          // "accuracy >= 0.9 and min_conv_weight_change >= 0.25"
   double time_limit_s = 600;                   // generous: training on a 2-core laptop
+  // "expected_minutes" in milestone.json: how long the part takes on a 2-core laptop with the code a
+  // learner runs it on (measured: scripts/time-milestone-on-plain-loops), said before an optional part
+  // starts and when `tito milestone run NN` leaves it out. 0: under a minute, nothing to say.
+  double expected_minutes = 0;
   std::size_t memory_limit_mb = 2048;
   // "arguments" in milestone.json: what the part's program accepts after `--`, as its usage writes it
   // ("--steps N" an option with a value, "DIR" a positional argument). None: it takes no arguments.
@@ -83,6 +88,13 @@ const Milestone& resolve_milestone(const std::vector<Milestone>& milestones, con
 // Modules the milestone needs that the learner has not completed, in order.
 std::vector<std::string> missing_modules(const Milestone& milestone, const ProgressState& progress);
 
+// The milestone's modules whose files changed since the learner completed them: the fingerprint
+// `fingerprint_now(module)` gives differs from the one recorded at completion. A milestone result then
+// stands on code the module tests never passed, so tito warns before it records one.
+std::vector<std::string> modules_changed_since_completion(
+    const Milestone& milestone, const ProgressState& progress,
+    const std::function<std::string(const std::string& module)>& fingerprint_now);
+
 // Milestones that use `just_completed` and need nothing else: the ones completing it made runnable.
 std::vector<const Milestone*> milestones_runnable_after(const std::vector<Milestone>& milestones,
                                                         const std::string& just_completed,
@@ -121,11 +133,13 @@ struct PartVerdict {
   bool skipped = false;         // an optional part that could not run here: neither passed nor failed
   std::optional<double> value;  // the measured value the (headline) gate was applied to
   std::string measured;         // every gate's measured value, "accuracy = 0.93, min_conv_weight_change = 0.71"
-  std::string message;          // why it failed or was skipped (one line, naming the fix); empty when it passed
+  std::string message;          // why it failed or was skipped: every missed gate, "; "-separated; empty when it passed
+  std::vector<std::string> failed_gates;  // the metrics of the gates it missed (unmet or not reported), in gate order
 };
 
 // `run_failure` is "" when the program exited cleanly, else why not ("it crashed with SIGSEGV ...").
-// The last result line for this part and each gate's metric counts; every gate must hold; a crash, a time-out or a
+// The last result line for this part and each gate's metric counts; every gate must hold, and every one that does
+// not is named; a crash, a time-out or a
 // non-zero exit fails the part even after a good result line. A part that reports no value but a
 // skip is skipped when it is optional ("required": false) and fails when it is required.
 PartVerdict judge_part(const MilestonePart& part, const std::vector<ResultLine>& results, const std::string& run_failure);

@@ -7,6 +7,7 @@
 
 #include "core/errors.h"
 #include "core/files.h"
+#include "core/learner_files.h"
 #include "core/starter_generator.h"
 
 namespace tito {
@@ -96,6 +97,22 @@ std::string apply_variant(const Variant& variant, const ModuleInfo& module, cons
   std::string changed = reference_source;
   changed.replace(at, variant.original.size(), variant.replacement);
   return changed;
+}
+
+PreparedVariants prepare_variants(const Installation& installation, const ModuleInfo& module) {
+  PreparedVariants prepared;
+  try {
+    prepared.variants = load_variants(module);
+    const auto reference = generate_module_files(installation, module, FileFlavour::Reference);
+    for (const auto& variant : prepared.variants) {
+      const std::string file_name = fs::path(variant.file).filename().string();
+      const auto file = std::find_if(reference.begin(), reference.end(), [&](const GeneratedFile& f) { return f.name == file_name; });
+      prepared.sources.push_back(apply_variant(variant, module, file == reference.end() ? std::string() : file->content));
+    }
+  } catch (const UserError& error) {
+    prepared.problem = error.problem();
+  }
+  return prepared;
 }
 
 }  // namespace tito

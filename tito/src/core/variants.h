@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/curriculum.h"
+#include "core/installation.h"
 
 namespace tito {
 
@@ -34,5 +35,16 @@ std::vector<Variant> load_variants(const ModuleInfo& module);
 // file is not a learner file of the module, or its original text is not found exactly once inside
 // a SOLUTION region (the reference changed under it: re-target the variant).
 std::string apply_variant(const Variant& variant, const ModuleInfo& module, const std::string& reference_source);
+
+// The module's variants, each applied to its reference file as `tito module start NN --reference` writes
+// it, or the reason they cannot be (no valid variants.json, a variant whose text no longer matches):
+// known before anything is built, so a stale variant costs no compile time. `tito instructor validate`
+// runs each against the module's tests, `tito instructor knockout` against the milestones.
+struct PreparedVariants {
+  std::vector<Variant> variants;
+  std::vector<std::string> sources;  // the changed file of each variant, whole
+  std::string problem;               // empty when every variant applied
+};
+PreparedVariants prepare_variants(const Installation& installation, const ModuleInfo& module);
 
 }  // namespace tito

@@ -407,18 +407,28 @@ bool declared_case_matches(const std::string& name, const std::string& tags, con
   return std::regex_match(name, std::regex(pattern, std::regex::icase));
 }
 
-// Whether this compiler can build and run a program with AddressSanitizer and UBSan; asked once
-// per build directory (the answer is kept in `probe_dir`).
-bool sanitizers_work(const Toolchain& toolchain, const fs::path& probe_dir) {
+// The sanitizers tito rebuilds a learner's code with: AddressSanitizer and UBSan to name why a case
+// crashed, ThreadSanitizer to find the data races of cases tagged [threads].
+enum class Sanitizer { Address, Thread };
+
+const char* sanitizer_flag(Sanitizer sanitizer) {
+  return sanitizer == Sanitizer::Address ? "-fsanitize=address,undefined" : "-fsanitize=thread";
+}
+
+// Whether this compiler can build and run a program with `sanitizer`; asked once per build directory
+// (the answer is kept in `probe_dir`). The probe starts a thread: ThreadSanitizer's runtime can fail
+// at start on some kernels, and a sanitizer that cannot run must not fail the learner's cases.
+bool sanitizer_works(const Toolchain& toolchain, Sanitizer sanitizer, const fs::path& probe_dir) {
   const fs::path answer = probe_dir / "answer.txt";
   std::ifstream cached(answer);
   std::string said;
   if (cached >> said) return said == "yes";
   fs::create_directories(probe_dir);
   const fs::path source = probe_dir / "probe.cpp", binary = probe_dir / "probe";
-  std::ofstream(source) << "#include <vector>\nint main() { std::vector<int> v(3); return v[1]; }\n";
-  std::vector<std::string> argv = {find_executable(toolchain.cxx), "-fsanitize=address,undefined", source.string(), "-o",
-                                   binary.string()};
+  std::ofstream(source) << "#include <thread>\n#include <vector>\n"
+                           "int main() { std::vector<int> v(3); std::thread t([&] { v[0] = 1; }); t.join(); return v[1]; }\n";
+  std::vector<std::string> argv = {find_executable(toolchain.cxx), sanitizer_flag(sanitizer), "-pthread", source.string(),
+                                   "-o", binary.string()};
   CommandOutcome compiled = run_captured(argv, {}, [](const std::string&) {});
   bool works = compiled.exit_code == 0;
   if (works) {
@@ -597,6 +607,80 @@ NinjaRun build_test_binary(const Toolchain& toolchain, const ModuleTestRequest& 
                    {compile_limit_s(request, toolchain), {}});
 }
 
+// A build of the learner's code with a sanitizer, in its own folder beside the plain build, made only
+// when a report needs it: the test objects are the plain build's (the errors sought are in the learner's
+// code), and so, for ThreadSanitizer, are the objects of the modules other than the one under test (its
+// threaded kernels are what is checked; instrumenting every started module would cost minutes).
+struct SanitizedBuild {
+  bool ok = false;
+  fs::path dir;
+  TestSessionSpec session;  // the plain session's, with this build's binary
+};
+
+SanitizedBuild build_sanitized(Sanitizer sanitizer, const Toolchain& toolchain, const ModuleTestRequest& request,
+                               const NinjaPlan& plan, const TestSessionSpec& session, const ProgressSink& progress) {
+  SanitizedBuild result;
+  result.dir = fs::absolute(request.build_dir) / (sanitizer == Sanitizer::Address ? "sanitize" : "thread-sanitize");
+  Toolchain sanitizing = toolchain;
+  for (const char* flag : {sanitizer_flag(sanitizer), "-fno-omit-frame-pointer", "-g", "-O1"})
+    sanitizing.cxx_flags.push_back(flag);
+  if (sanitizer == Sanitizer::Address) sanitizing.cxx_flags.push_back("-fno-sanitize-recover=undefined");
+  sanitizing.link_flags.push_back(sanitizer_flag(sanitizer));
+  sanitizing.sanitized = true;
+  ModuleTestRequest variant = request;
+  variant.build_dir = result.dir;
+  if (variant.prebuilt_test_objects.empty())
+    for (const auto& source : plan.test_sources)
+      variant.prebuilt_test_objects.push_back(fs::absolute(request.build_dir) / source.object);
+  variant.learner_objects_dir.clear();  // the sanitized objects are this build's own
+  NinjaPlan variant_plan = plan_module_build(sanitizing, variant);
+  if (sanitizer == Sanitizer::Thread) {
+    // The other modules' objects as the plain build compiled them (plan_module_build names each
+    // learner object "obj/NN/file.o").
+    const fs::path plain_learner_dir = learner_objects_dir_of(request, fs::absolute(request.build_dir));
+    const fs::path plain_objects = plain_learner_dir.empty() ? fs::absolute(request.build_dir) : plain_learner_dir;
+    std::vector<SourceToCompile> own;
+    for (const auto& source : variant_plan.learner_sources) {
+      if (source.object.rfind("obj/" + request.module + "/", 0) == 0) own.push_back(source);
+      else variant_plan.prebuilt_objects.push_back(plain_objects / source.object);
+    }
+    variant_plan.learner_sources = own;
+  }
+  const std::vector<SourceToCompile> learner_sources = variant_plan.learner_sources;
+  fs::create_directories(result.dir / "run");
+  // A grader compiles the learner's files in their fresh root here too.
+  const fs::path learner_dir = learner_objects_dir_of(variant, result.dir);
+  const fs::path objects_dir = learner_dir.empty() ? result.dir : learner_dir;
+  if (!build_test_binary(sanitizing, variant, variant_plan, result.dir, learner_dir, progress).ok) return result;
+  // Code can include other files when sanitized (#ifdef __SANITIZE_ADDRESS__): the same checks apply.
+  if (!request.learner_include_dirs.empty()) {
+    if (!includes_outside_allowed(sanitizing, request, learner_sources, objects_dir).empty()) return result;
+    TestReport checked;
+    refuse_forbidden_symbols(sanitizing, variant_plan, learner_sources, objects_dir, checked);
+    if (!checked.refused_symbols.empty()) return result;
+  }
+  result.session = session;
+  result.session.binary = result.dir / variant_plan.test_binary;
+  result.session.sanitized = true;
+  result.session.live_status = {};
+  result.ok = true;
+  return result;
+}
+
+// Runs one case alone in a sanitized build, in folders of its own (the n-th case run there).
+CaseResult run_case_alone(SanitizedBuild& build, const std::string& name, std::size_t n) {
+  const std::string case_dir = "case-" + std::to_string(n);
+  build.session.work_dir = make_control_dir(build.dir) / case_dir;
+  build.session.run_dir = build.dir / "run" / case_dir;
+  fs::create_directories(build.session.work_dir);
+  fs::create_directories(build.session.run_dir);
+  if (!build.session.writable_dir.empty()) build.session.writable_dir = build.session.run_dir;
+  std::vector<CaseResult> one = {CaseResult{}};
+  one[0].name = name;
+  run_test_session(build.session, one, {});
+  return one[0];
+}
+
 // Runs each crashed case again, alone, in a build of the same code with AddressSanitizer and
 // UBSan (in <build_dir>/sanitize, compiled only now), and keeps the sanitizer's one-line account.
 // Where the compiler has no sanitizers, the backtrace taken at the crash stays the diagnosis.
@@ -607,49 +691,18 @@ void diagnose_crashes(const Toolchain& toolchain, const ModuleTestRequest& reque
   for (auto& c : report.cases)
     if (c.status == CaseStatus::Crashed && c.name != kStartupCaseName) crashed.push_back(&c);
   if (crashed.empty() || toolchain.sanitized) return;  // a sanitized build has said what it saw already
-  const fs::path dir = fs::absolute(request.build_dir) / "sanitize";
-  if (!sanitizers_work(toolchain, dir / "probe")) {
+  if (!sanitizer_works(toolchain, Sanitizer::Address, fs::absolute(request.build_dir) / "sanitize" / "probe")) {
     for (auto* c : crashed)
       c->diagnosis += std::string(c->diagnosis.empty() ? "" : " ") +
                       "(this compiler has no AddressSanitizer, so tito cannot name the kind of error)";
     return;
   }
-  Toolchain sanitizing = toolchain;
-  for (const char* flag : {"-fsanitize=address,undefined", "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer",
-                           "-g", "-O1"})
-    sanitizing.cxx_flags.push_back(flag);
-  sanitizing.link_flags.push_back("-fsanitize=address,undefined");
-  sanitizing.sanitized = true;
-  ModuleTestRequest variant = request;
-  variant.build_dir = dir;
-  // The test objects need no sanitizer (the errors are in the learner's code): reuse them.
-  if (variant.prebuilt_test_objects.empty())
-    for (const auto& source : plan.test_sources)
-      variant.prebuilt_test_objects.push_back(fs::absolute(request.build_dir) / source.object);
-  variant.learner_objects_dir.clear();  // the sanitized objects are this build's own
-  NinjaPlan variant_plan = plan_module_build(sanitizing, variant);
-  const std::vector<SourceToCompile> learner_sources = variant_plan.learner_sources;
-  fs::create_directories(dir / "run");
   if (progress)
     progress(crashed.size() == 1 ? "a test case crashed: running it again with AddressSanitizer to see why"
                                  : "test cases crashed: running them again with AddressSanitizer to see why");
-  // A grader compiles the learner's files in their fresh root here too.
-  const fs::path learner_dir = learner_objects_dir_of(variant, dir);
-  const fs::path objects_dir = learner_dir.empty() ? dir : learner_dir;
-  const NinjaRun build = build_test_binary(sanitizing, variant, variant_plan, dir, learner_dir, progress);
+  SanitizedBuild build = build_sanitized(Sanitizer::Address, toolchain, request, plan, session, progress);
   if (!build.ok) return;  // the plain build compiled; keep what its backtrace said
-  // Code can include other files when sanitized (#ifdef __SANITIZE_ADDRESS__): the same check applies.
-  if (!request.learner_include_dirs.empty()) {
-    if (!includes_outside_allowed(sanitizing, request, learner_sources, objects_dir).empty()) return;
-    TestReport checked;
-    refuse_forbidden_symbols(sanitizing, variant_plan, learner_sources, objects_dir, checked);
-    if (!checked.refused_symbols.empty()) return;
-  }
 
-  TestSessionSpec sanitized = session;
-  sanitized.binary = dir / variant_plan.test_binary;
-  sanitized.sanitized = true;
-  sanitized.live_status = {};
   // Cases that crashed at the same place of the learner's code crashed the same way: one run tells.
   std::map<std::string, std::string> diagnosis_by_place;
   const auto place_of = [](const CaseResult& c) {
@@ -665,20 +718,57 @@ void diagnose_crashes(const Toolchain& toolchain, const ModuleTestRequest& reque
       continue;
     }
     if (runs == kMaxCasesToDiagnose) continue;
-    const std::string case_dir = "case-" + std::to_string(++runs);
-    sanitized.work_dir = make_control_dir(dir) / case_dir;
-    sanitized.run_dir = dir / "run" / case_dir;
-    fs::create_directories(sanitized.work_dir);
-    fs::create_directories(sanitized.run_dir);
-    if (!session.writable_dir.empty()) sanitized.writable_dir = sanitized.run_dir;
-    std::vector<CaseResult> one = {CaseResult{}};
-    one[0].name = c->name;
-    run_test_session(sanitized, one, {});
-    const bool sanitizer_spoke = one[0].detail.find("Sanitizer") != std::string::npos ||
-                                 one[0].detail.find("runtime error:") != std::string::npos;
-    if (!sanitizer_spoke || one[0].diagnosis.empty()) continue;  // keep what the backtrace said
-    c->diagnosis = one[0].diagnosis + "\nthe sanitizer's full report: " + (sanitized.work_dir / "output_1.txt").string();
+    const CaseResult rerun = run_case_alone(build, c->name, ++runs);
+    const bool sanitizer_spoke = rerun.detail.find("Sanitizer") != std::string::npos ||
+                                 rerun.detail.find("runtime error:") != std::string::npos;
+    if (!sanitizer_spoke || rerun.diagnosis.empty()) continue;  // keep what the backtrace said
+    c->diagnosis = rerun.diagnosis + "\nthe sanitizer's full report: " + (build.session.work_dir / "output_1.txt").string();
     if (!place.empty()) diagnosis_by_place[place] = c->diagnosis;
+  }
+}
+
+// A data race can give the right result in most runs (the threads happened not to overlap), so a
+// passing threaded case proves little. Each case tagged [threads] that passed is run again, alone,
+// with the module's own files built with ThreadSanitizer (in <build_dir>/thread-sanitize), which sees
+// the unsynchronised accesses whether or not they collided this time; a race fails the case. Only
+// once no selected case failed: until then the module cannot be completed anyway, and the
+// instrumented build costs time in the learner's loop.
+void find_data_races(const Toolchain& toolchain, const ModuleTestRequest& request, const NinjaPlan& plan,
+                     const TestSessionSpec& session, TestReport& report, const ProgressSink& progress) {
+  std::vector<CaseResult*> threaded;
+  for (auto& c : report.cases) {
+    if (!c.passed()) return;
+    if (c.tags.find("[threads]") != std::string::npos) threaded.push_back(&c);
+  }
+  if (threaded.empty() || toolchain.sanitized) return;
+  if (!sanitizer_works(toolchain, Sanitizer::Thread, fs::absolute(request.build_dir) / "thread-sanitize" / "probe")) {
+    if (progress) progress("this compiler has no working ThreadSanitizer: the threaded cases were not checked for data races");
+    return;
+  }
+  if (progress) progress("checking the threaded cases for data races (ThreadSanitizer)");
+  SanitizedBuild build = build_sanitized(Sanitizer::Thread, toolchain, request, plan, session, progress);
+  if (!build.ok) {
+    if (progress) progress("the ThreadSanitizer build failed: the threaded cases were not checked for data races");
+    return;
+  }
+  // halt_on_error: the first race ends the run with its report, which names the case that raced.
+  build.session.extra_env["TSAN_OPTIONS"] = "halt_on_error=1:exitcode=66:report_signal_unsafe=0";
+  std::size_t runs = 0;
+  for (auto* c : threaded) {
+    const CaseResult rerun = run_case_alone(build, c->name, ++runs);
+    if (rerun.detail.find("ThreadSanitizer") == std::string::npos) {
+      // Anything else (a crash of the instrumented program, a time limit: TSan runs 5-15x slower) leaves
+      // the case unchecked, which the learner should know; the plain run's pass stands.
+      if (!rerun.passed() && progress)
+        progress("\"" + c->name + "\" could not be checked for data races: under ThreadSanitizer it " +
+                 (rerun.detail.empty() ? to_string(rerun.status) : rerun.detail));
+      continue;
+    }
+    c->status = CaseStatus::Crashed;
+    c->detail = "a data race: two threads touch the same memory without synchronisation, and at least one writes "
+                "(ThreadSanitizer). Its result was right this time; with other timing it will not be.";
+    c->diagnosis = rerun.diagnosis + "\nThreadSanitizer's full report: " + (build.session.work_dir / "output_1.txt").string();
+    c->output.clear();
   }
 }
 
@@ -750,6 +840,7 @@ TestReport run_module_tests(const Toolchain& toolchain, const ModuleTestRequest&
     const std::string startup_failure = run_test_session(session, report.cases, progress);
     if (report.startup_failure.empty()) report.startup_failure = startup_failure;
     if (request.diagnose_crashes) diagnose_crashes(toolchain, request, plan, session, report, progress);
+    if (request.find_data_races) find_data_races(toolchain, request, plan, session, report, progress);
   } else {
     for (auto& c : cases_declared_in(request.test_sources))
       if (declared_case_matches(c.name, c.tags, request.filter)) report.cases.push_back(c);
@@ -759,10 +850,7 @@ TestReport run_module_tests(const Toolchain& toolchain, const ModuleTestRequest&
   }
   report.run_seconds = seconds_since(run_start);
 
-  for (auto& c : report.cases) {
-    auto hint = request.hints.find(c.name);
-    if (hint != request.hints.end()) c.hint = hint->second;
-  }
+  explain_failures(report.cases, request.hints);
   return report;
 }
 

@@ -63,7 +63,7 @@ struct ModuleTestRequest {
   // reference solution library.
   std::map<std::string, std::filesystem::path> learner_dirs;
   std::vector<std::filesystem::path> test_sources;      // the instructor's copy, from curriculum/
-  std::map<std::string, std::string> hints;             // test case name -> hint
+  ModuleHints hints;                                    // the module's hints.json (explain_failures)
   std::filesystem::path build_dir;                      // scratch space for this module, e.g. .tito/build/01
   double time_limit_s = 30;                             // for one run of the test binary
   double total_time_limit_s = 0;                        // > 0: for all runs of it together (TestSessionSpec)
@@ -83,6 +83,9 @@ struct ModuleTestRequest {
   // A crashed case is run again, alone, in a build with AddressSanitizer and UBSan (made only then),
   // so that the report can name the kind of error and the learner's line.
   bool diagnose_crashes = true;
+  // Cases tagged [threads] that passed are run again with ThreadSanitizer once no case failed; a data
+  // race fails the case (a race can give the right result by chance, so passing proves nothing).
+  bool find_data_races = true;
   LiveStatus live_status;  // shows that a long case is alive
   // Where the learner's objects are compiled, shared by every module test and milestone of a
   // workspace (so a file is compiled once per change); empty: inside build_dir.

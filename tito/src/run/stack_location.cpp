@@ -1,6 +1,7 @@
 #include "run/stack_location.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <regex>
 #include <sstream>
@@ -54,12 +55,14 @@ bool split_file_line(const std::string& text, fs::path& file, int& line) {
   return true;
 }
 
-// A sanitizer's stack frame: "    #0 0x55d4c5 in tinytorch::native::add(...) /path/file.cpp:57:12".
+// A sanitizer's stack frame: AddressSanitizer's "    #0 0x55d4c5 in tinytorch::native::add(...) /path/file.cpp:57:12",
+// ThreadSanitizer's "    #0 tinytorch::native::add(...) /path/file.cpp:57:12 (module_tests+0x1d2e5)".
 std::optional<CodeLocation> parse_sanitizer_frame(const std::string& line) {
-  static const std::regex pattern(R"(^\s*#\d+ 0x[0-9a-fA-F]+ in (.+) (\S+)$)");
+  static const std::regex address(R"(^\s*#\d+ 0x[0-9a-fA-F]+ in (.+) (\S+)$)");
+  static const std::regex thread(R"(^\s*#\d+ (.+) (\S+) \(\S+\+0x[0-9a-fA-F]+\)$)");
   if (line.size() > kMaxParsedLineChars) return std::nullopt;
   std::smatch match;
-  if (!std::regex_match(line, match, pattern)) return std::nullopt;
+  if (!std::regex_match(line, match, address) && !std::regex_match(line, match, thread)) return std::nullopt;
   CodeLocation location;
   location.function = without_arguments(match[1].str());
   if (!split_file_line(match[2].str(), location.file, location.line)) return std::nullopt;
@@ -137,7 +140,60 @@ std::optional<CodeLocation> first_learner_frame(const std::vector<CodeLocation>&
   return std::nullopt;
 }
 
+namespace {
+
+// ThreadSanitizer's account of a race: two stacks, the access that found the race and the earlier one
+// it conflicts with, e.g. "data race, write of 4 bytes by thread T1 at gemm.cpp:240 in blocked_gemm;
+// the other, a write by the main thread at gemm.cpp:240 in blocked_gemm".
+std::string thread_sanitizer_diagnosis(std::istringstream& lines, const std::string& kind,
+                                       const std::vector<fs::path>& learner_dirs) {
+  static const std::regex access(R"(^\s*(Previous )?(atomic )?(read|write) of size (\d+) at 0x[0-9a-fA-F]+ by (.+?)( \(.*\))?:$)",
+                                 std::regex::icase);
+  struct Access {
+    std::string what;
+    std::vector<CodeLocation> frames;
+  };
+  std::vector<Access> accesses;
+  for (std::string line; std::getline(lines, line) && accesses.size() <= 2;) {
+    if (line.size() > kMaxParsedLineChars) continue;
+    std::smatch match;
+    if (std::regex_match(line, match, access)) {
+      if (accesses.size() == 2) break;
+      std::string verb = match[3].str();
+      verb[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(verb[0])));
+      accesses.push_back({(match[2].matched ? "atomic " : "") + verb + " of " + match[4].str() + " bytes by " + match[5].str(), {}});
+    } else if (auto frame = parse_sanitizer_frame(line)) {
+      if (!accesses.empty()) accesses.back().frames.push_back(*frame);
+    } else if (starts_with(line, "SUMMARY:")) {
+      break;
+    }
+  }
+  std::string text = kind;
+  for (std::size_t i = 0; i < accesses.size(); ++i) {
+    text += i == 0 ? ", " : "; the other access: ";
+    text += accesses[i].what;
+    const auto where = first_learner_frame(accesses[i].frames, learner_dirs);
+    if (where) text += " at " + where->short_text();
+    else if (!accesses[i].frames.empty()) text += " at " + accesses[i].frames.front().short_text() + " (not in your files)";
+  }
+  return text;
+}
+
+}  // namespace
+
 std::string sanitizer_diagnosis(const std::string& output, const std::vector<fs::path>& learner_dirs) {
+  static const std::regex tsan_error(R"(WARNING: ThreadSanitizer: ([a-z -]+?) \(pid=)");
+  {
+    std::smatch match;
+    const auto at = output.find("WARNING: ThreadSanitizer:");
+    if (at != std::string::npos) {
+      const std::string line = output.substr(at, output.find('\n', at) - at);
+      if (std::regex_search(line, match, tsan_error)) {
+        std::istringstream rest(output.substr(at));
+        return thread_sanitizer_diagnosis(rest, match[1].str(), learner_dirs);
+      }
+    }
+  }
   static const std::regex asan_error(R"(ERROR: AddressSanitizer: ([A-Za-z-]+))");
   static const std::regex access(R"(^(READ|WRITE) of size (\d+))");
   static const std::regex signal_access(R"(The signal is caused by a (READ|WRITE) memory access)");

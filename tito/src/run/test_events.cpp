@@ -17,8 +17,14 @@ std::vector<ListedCase> parse_case_list(const std::string& program_output) {
     auto json = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
     if (json.is_discarded()) continue;
     std::vector<ListedCase> cases;
-    for (const auto& item : json.at("cases"))
-      cases.push_back({item.value("name", ""), item.value("points", 0), item.value("hidden", false)});
+    for (const auto& item : json.at("cases")) {
+      ListedCase listed{item.value("name", ""), item.value("points", 0), item.value("hidden", false), ""};
+      // Catch2 lists the tags without brackets; tito writes them as the sources do: "[points=4][measure]".
+      if (item.contains("tags") && item["tags"].is_array())
+        for (const auto& tag : item["tags"])
+          if (tag.is_string()) listed.tags += "[" + tag.get<std::string>() + "]";
+      cases.push_back(listed);
+    }
     return cases;
   }
   throw std::runtime_error("the test program did not list its test cases (--tito-list)");
@@ -55,6 +61,7 @@ RunEvents parse_events_text(const std::string& text) {
       f.failure.expected = json.value("expected", "");
       f.failure.expanded = json.value("expanded", "");
       f.failure.message = json.value("message", "");
+      f.failure.check = json.value("check", "");
       run.cases.back().failures.push_back(f);
     } else if (event == "observed" && !run.cases.empty() && !run.cases.back().ended) {
       run.cases.back().observations.push_back(observation_from_json(json));
@@ -62,6 +69,7 @@ RunEvents parse_events_text(const std::string& text) {
       run.cases.back().ended = true;
       run.cases.back().passed = json.value("passed", false);
       run.cases.back().duration_ms = json.value("duration_ms", 0.0);
+      run.cases.back().output_end = json.value("output_end", -1L);
     } else if (event == "run_end") {
       run.run_ended = true;
     }

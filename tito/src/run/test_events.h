@@ -3,10 +3,10 @@
 // `--tito-list` prints {"cases":[{name, tags, points, file, line, hidden}]} on one line, and the
 // event listener appends one JSON object per line to $TITO_EVENTS_FILE:
 //   {"event":"case_start","name","points","output_offset"}
-//   {"event":"assertion_failed","file","line","expression","actual","expected","expanded","message",
+//   {"event":"assertion_failed","file","line","expression","actual","expected","expanded","message","check",
 //    "kind": "assertion" | "not_implemented" | "exception" | "out_of_memory" | "fatal_signal"}
 //   {"event":"observed", "text"} or {"event":"observed","dtype","sizes","numel","values","rtol","atol"}
-//   {"event":"case_end","name","passed","duration_ms"}
+//   {"event":"case_end","name","passed","duration_ms","output_end"}
 //   {"event":"run_end"}
 #include <filesystem>
 #include <string>
@@ -20,6 +20,7 @@ struct ListedCase {
   std::string name;
   int points = 0;
   bool hidden = false;  // Catch2's [.] tag: not run unless asked for by name
+  std::string tags;     // "[points=4][measure]"
 };
 
 // Throws std::runtime_error when the output holds no case list.
@@ -34,6 +35,7 @@ struct CaseEvents {
   std::string name;
   int points = 0;
   long output_offset = -1;  // where this case's output starts in the run's output file
+  long output_end = -1;     // where it ends (case_end); -1: unknown, the rest of the file
   bool ended = false;
   bool passed = false;
   double duration_ms = 0;

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "core/hints.h"
 #include "run/transcript.h"
 
 namespace tito {
@@ -29,6 +30,7 @@ struct AssertionFailure {
   std::string expected;    // the value the test wanted, when known
   std::string expanded;    // Catch2's reconstructed expression, when actual/expected could not be split
   std::string message;     // exception text or explicit FAIL() message
+  std::string check;       // the test's LABEL_CHECKS label in effect, "" when none: chooses the hint
 };
 
 struct CaseResult {
@@ -41,12 +43,24 @@ struct CaseResult {
   // Crashed or TimedOut: what went wrong and where in the learner's code, in one line, e.g.
   // "heap-buffer-overflow, write of 4 bytes, elementwise.cpp:57 in tinytorch::native::add".
   std::string diagnosis;
-  std::string output;          // what the program printed during this case, when it did not end normally
-  std::string hint;            // from the module's hints.json
+  std::string output;          // what the program printed during this case (its last part)
+  std::string hint;            // from the module's hints.json: the failed check's, else the case's
+  // Set on a failed case that a more specific failed case most likely explains (hints.json "exercises"):
+  // that case's name. The report shows that one first and this one in a line.
+  std::string same_cause_as;
+  // What the case depends on (hints.json), empty when undeclared; after a failure, that of the failed
+  // check that depends on least, when its entry says.
+  std::vector<std::string> exercises;
   double duration_ms = 0;
   std::vector<Observation> observations;  // what the code under test produced (transcript.h)
   bool passed() const { return status == CaseStatus::Passed; }
 };
+
+// Gives each case that did not pass its hint (that of its failed check with a hint of its own, the
+// one that depends on least when several have, else the case's) and marks, among the failed cases,
+// those a more specific failed case explains: one whose exercises (its chosen check's, when declared)
+// are part of the other's.
+void explain_failures(std::vector<CaseResult>& cases, const ModuleHints& hints);
 
 struct TestReport {
   std::string module;            // "01"

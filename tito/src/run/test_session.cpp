@@ -34,14 +34,16 @@ constexpr auto kBacktraceWait = std::chrono::milliseconds(1000);  // for the pro
 
 // What the file holds from `offset` on, at most its last `max_bytes`. A link is never followed: these
 // files are tito's, and a link there is not one tito made.
-std::string read_file_from(const fs::path& file, long offset, std::size_t max_bytes = kMaxOutputReadBytes) {
+// `end` >= 0 stops there instead of at the file's end.
+std::string read_file_between(const fs::path& file, long offset, long end,
+                              std::size_t max_bytes = kMaxOutputReadBytes) {
   const int fd = open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
   if (fd < 0) return "";
   struct stat info {};
   std::string text;
   if (fstat(fd, &info) == 0 && S_ISREG(info.st_mode)) {
-    const long size = static_cast<long>(info.st_size);
-    const long start = std::max(offset, size - static_cast<long>(std::min<std::size_t>(max_bytes, size)));
+    const long size = end >= 0 ? std::min(end, static_cast<long>(info.st_size)) : static_cast<long>(info.st_size);
+    const long start = std::max(offset, size - static_cast<long>(std::min<std::size_t>(max_bytes, std::max(size, 0L))));
     if (start < size) {
       text.resize(static_cast<std::size_t>(size - start));
       const ssize_t got = pread(fd, text.data(), text.size(), start);
@@ -50,6 +52,10 @@ std::string read_file_from(const fs::path& file, long offset, std::size_t max_by
   }
   close(fd);
   return text;
+}
+
+std::string read_file_from(const fs::path& file, long offset, std::size_t max_bytes = kMaxOutputReadBytes) {
+  return read_file_between(file, offset, -1, max_bytes);
 }
 
 // Once an attempt's output has been read, only its last part stays on disk (written beside it and
@@ -136,7 +142,7 @@ bool contains(const std::string& text, const char* needle) { return text.find(ne
 // The first line of a sanitizer report, e.g. "AddressSanitizer: heap-buffer-overflow on address ...".
 std::string sanitizer_headline(const std::string& output) {
   for (const char* marker : {"ERROR: AddressSanitizer", "AddressSanitizer: hard rss limit", "ERROR: LeakSanitizer",
-                             "runtime error:"}) {
+                             "WARNING: ThreadSanitizer:", "runtime error:"}) {
     auto at = output.find(marker);
     if (at == std::string::npos) continue;
     auto line_start = output.rfind('\n', at);
@@ -291,6 +297,7 @@ std::vector<CaseResult> list_cases(const TestSessionSpec& spec) {
       CaseResult result;
       result.name = listed.name;
       result.points = listed.points;
+      result.tags = listed.tags;
       if (listed.hidden) continue;  // hidden cases are not part of the module's grade
       cases.push_back(result);
     }
@@ -466,6 +473,8 @@ std::string run_test_session(const TestSessionSpec& spec, std::vector<CaseResult
       CaseResult& result = *found->second;
       if (case_events.ended) {
         classify_finished_case(case_events, result);
+        result.output = tail(read_file_between(output_file, case_events.output_offset, case_events.output_end),
+                             kOutputTailChars);
       } else {
         std::string case_output = read_file_from(output_file, case_events.output_offset);
         for (const auto& failure : case_events.failures) result.failures.push_back(failure.failure);

@@ -36,6 +36,12 @@ struct StringMaker<std::vector<int64_t>> {
 };
 }  // namespace Catch
 
+// Names the checks that follow in the same scope, for the hint tito shows when one of them fails:
+// hints.json can give a case's hint per check ("checks": {"grad_weight": [...]}), and a failure under
+//   LABEL_CHECKS("grad_weight");
+// shows that hint instead of the case's. Scoped like Catch2's INFO; the innermost label wins.
+#define LABEL_CHECKS(label) INTERNAL_CATCH_INFO("LABEL_CHECKS", (label))
+
 namespace tinytorch {
 namespace testing {
 
@@ -47,8 +53,15 @@ std::string printed(const T& value) {
   return out.str();
 }
 
-// Matchers describe themselves as "\nexpected: <tensor>" followed by what differed; tito's event
-// listener splits the learner's value from the expected one at that marker.
+// Matchers describe themselves as "\nexpected: <tensor>\nactual: <tensor>" followed by what differed;
+// tito's event listener splits the learner's value from the expected one at those markers. A large
+// tensor that differs in its values is shown only near its first mismatch, so that a failure reads
+// in a few lines whatever the tensor's size.
+struct TensorMismatch {
+  std::string expected, actual;  // as shown: whole when small, else the values around the mismatch
+  std::string difference;        // "" when the tensors agree
+};
+
 class TensorEqualsMatcher : public Catch::MatcherBase<Tensor> {
  public:
   explicit TensorEqualsMatcher(const Tensor& expected) : expected_(expected) {}
@@ -57,7 +70,7 @@ class TensorEqualsMatcher : public Catch::MatcherBase<Tensor> {
 
  private:
   Tensor expected_;
-  mutable std::string difference_;  // found by match(), shown by describe()
+  mutable TensorMismatch mismatch_;  // found by match(), shown by describe()
 };
 
 class TensorAllCloseMatcher : public Catch::MatcherBase<Tensor> {
@@ -70,7 +83,7 @@ class TensorAllCloseMatcher : public Catch::MatcherBase<Tensor> {
  private:
   Tensor expected_;
   double rtol_, atol_;
-  mutable std::string difference_;
+  mutable TensorMismatch mismatch_;
 };
 
 // ---- Inputs drawn for grading ----

@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <iostream>
 #include <string>
+#include <vector>
 
 namespace fixture {
 int add(int a, int b);
@@ -63,5 +64,15 @@ TEST_CASE("add still passes after the crashes", "[fixture][points=4]") { CHECK(f
 
 // The event line carries the byte as U+FFFD (curriculum/common/src/json_text.h), so the failure still arrives.
 TEST_CASE("a message with a byte that is not UTF-8 still arrives", "[fixture][points=1]") { FAIL_CHECK("bad \xff byte"); }
+
+// What testing.h's LABEL_CHECKS expands to (the fixture links no tinytorch), and a long list compared
+// whole: the listener reports the label apart from the context, and both lists near their first difference.
+TEST_CASE("a labelled check shows long lists near their first difference", "[fixture][points=1]") {
+  std::vector<int> got(300, 1), wanted(300, 1);
+  got[141] = 7;
+  INTERNAL_CATCH_INFO("LABEL_CHECKS", "the long list");
+  INFO("context stays in the message");
+  CHECK(got == wanted);
+}
 
 TEST_CASE("a hidden case is not graded", "[.][fixture]") { CHECK(false); }
