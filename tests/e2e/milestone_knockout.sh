@@ -6,6 +6,7 @@
 # part, the variants of the modules that milestone brings in:
 #   milestones 01 and 02: every variant of modules 01-03 (52 runs of a few seconds);
 #   milestone 04 part 1 (TinyDigits CNN): module 09's convolution, pooling and batch-norm variants;
+#   milestone 03 part 1 (XOR): module 03's variants (a bias left at zero trains XOR as well);
 #   milestone 03 part 2 (TinyDigits MLP): one variant of each probe it gained (a Linear forward without
 #   its bias, a bias left at zero, a log-softmax that underflows, eps inside Adam's square root), which
 #   all passed its accuracy gate before (milestones 03 and 04 share the probes, training_probes.h);
@@ -38,6 +39,11 @@ caught "02/1   01 transpose-keeps-strides" "accuracy, forward_max_error" "every 
 echo "== milestone 04 part 1 with module 09's variants"
 run_tito 0 instructor knockout 04 --part 1 --modules 09 --jobs 2
 no_findings "knockout 04 --part 1 --modules 09"
+
+echo "== milestone 03 part 1 (XOR) with module 03's variants"
+run_tito 0 instructor knockout 03 --part 1 --modules 03 --jobs 2
+no_findings "knockout 03 --part 1 --modules 03"
+caught "03/1   03 bias-left-at-zero" "init_bound_error" "the initialisation probe did not catch a bias left at zero in milestone 03 part 1"
 
 echo "== milestone 03 part 2 with a variant for each probe of its modules 02, 03 and 07"
 run_tito 0 instructor knockout 03 --part 2 --jobs 2 \

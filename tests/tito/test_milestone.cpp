@@ -206,6 +206,8 @@ TEST_CASE("milestone 03 is written: XOR and TinyDigits required, Fashion-MNIST o
   REQUIRE(mlp.parts.size() == 3);
   CHECK(mlp.parts[0].required);
   CHECK(mlp.parts[0].gate.describe() == "accuracy >= 0.95");
+  // Backpropagation solves XOR from a bias left at zero too: part 1 probes the initialisation.
+  CHECK(mlp.parts[0].describe_gates() == "accuracy >= 0.95 and init_bound_error <= 0.05");
   CHECK(mlp.parts[1].required);
   CHECK(mlp.parts[1].gate.describe() == "accuracy >= 0.85");
   // A trained MLP reaches its accuracy on a Linear without bias, a wrong Adam or schedule: part 2 probes them.
