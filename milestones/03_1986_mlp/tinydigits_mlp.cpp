@@ -18,12 +18,14 @@
 #include <tinytorch/torch.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../common/milestone_support.h"
@@ -104,6 +106,71 @@ double clip_error() {
   torch::Tensor small = with_grad({0.3f, 0.4f});
   error = std::max(error, std::fabs(torch::nn::utils::clip_grad_norm_({small}, 1.0) - 0.5));
   compare(small, {0.3f, 0.4f});
+  return error;
+}
+
+// Two of YOUR Trainer's updates against their definition, in double. A Linear(2, 1) without bias, plain
+// SGD at lr 1, mean squared error. Batches of 2 and 3 samples go through process_batch, then
+// optimizer_update(5): the step is minus the mean over the 5 samples of d(w.x - y)^2/dw = 2 (w.x - y) x,
+// clipped to clip_grad_norm, which is set to twice that mean's norm (so the mean is not clipped, and
+// the summed gradient, 5 times longer, would be). A second update, on one more sample, must start
+// from zero gradients. Returns the largest difference of the weights from the formula.
+double trainer_update_error() {
+  using Sample = std::pair<std::array<double, 2>, double>;
+  const std::vector<Sample> first = {{{1, 0}, 1}, {{0, 1}, 0}, {{1, 1}, 2}, {{2, -1}, -1}, {{-1, 2}, 0.5}};
+  const Sample second = {{1, 2}, 0};
+  std::array<double, 2> w = {0.5, -0.25};
+  auto mean_gradient = [](const std::array<double, 2>& weights, const std::vector<Sample>& samples) {
+    std::array<double, 2> g = {0, 0};
+    for (const auto& [x, y] : samples) {
+      const double residual = weights[0] * x[0] + weights[1] * x[1] - y;
+      for (int i = 0; i < 2; ++i) g[i] += 2 * residual * x[i] / static_cast<double>(samples.size());
+    }
+    return g;
+  };
+  const std::array<double, 2> g1 = mean_gradient(w, first);
+  const double clip = 2 * std::hypot(g1[0], g1[1]);
+
+  torch::nn::Linear layer(torch::nn::LinearOptions(2, 1).bias(false));
+  {
+    torch::NoGradGuard no_grad;
+    layer->weight.copy_(torch::tensor({{static_cast<float>(w[0]), static_cast<float>(w[1])}}));
+  }
+  torch::optim::SGD sgd(layer->parameters(), torch::optim::SGDOptions(1.0));
+  torch::training::Trainer trainer(
+      layer, sgd, [](const torch::Tensor& out, const torch::Tensor& target) { return torch::mse_loss(out, target); },
+      torch::training::TrainerOptions().clip_grad_norm(clip).progress(false));
+  auto batch = [](const std::vector<Sample>& samples) {
+    std::vector<float> x, y;
+    for (const auto& [features, target] : samples) {
+      x.insert(x.end(), {static_cast<float>(features[0]), static_cast<float>(features[1])});
+      y.push_back(static_cast<float>(target));
+    }
+    const auto n = static_cast<int64_t>(samples.size());
+    return std::make_pair(torch::tensor(x).reshape({n, 2}), torch::tensor(y).reshape({n, 1}));
+  };
+  double error = 0;
+  auto compare = [&] {
+    const torch::Tensor got = layer->weight.detach().to(torch::kDouble).contiguous();
+    for (int i = 0; i < 2; ++i) {
+      const double value = got.data_ptr<double>()[i];
+      error = std::isfinite(value) ? std::max(error, std::fabs(value - w[i])) : std::numeric_limits<double>::infinity();
+    }
+  };
+  const auto [x1, y1] = batch({first[0], first[1]});
+  const auto [x2, y2] = batch({first[2], first[3], first[4]});
+  trainer.process_batch(x1, y1);
+  trainer.process_batch(x2, y2);
+  trainer.optimizer_update(5);
+  for (int i = 0; i < 2; ++i) w[i] -= g1[i];
+  compare();
+  const std::array<double, 2> g2 = mean_gradient(w, {second});
+  const auto [x3, y3] = batch({second});
+  trainer.process_batch(x3, y3);
+  trainer.optimizer_update(1);
+  const double norm2 = std::hypot(g2[0], g2[1]), scale = norm2 > clip ? clip / (norm2 + 1e-6) : 1.0;
+  for (int i = 0; i < 2; ++i) w[i] -= scale * g2[i];
+  compare();
   return error;
 }
 
@@ -259,11 +326,13 @@ int main() {
   milestone::report_result(2, "train_accuracy", train_accuracy);
   milestone::report_result(2, "accuracy", test_accuracy);
   milestone::report_training_probes(2, {hidden, output});
-  const double schedule = schedule_error(history), clipping = clip_error();
+  const double schedule = schedule_error(history), clipping = clip_error(), update = trainer_update_error();
   std::printf("  the rates your Trainer recorded against the cosine schedule   within %.2e (of lr)\n"
-              "  clip_grad_norm_ on gradients of norm 13 and 0.5, cap 1         within %.2e\n",
-              schedule, clipping);
+              "  clip_grad_norm_ on gradients of norm 13 and 0.5, cap 1         within %.2e\n"
+              "  two updates of your Trainer (2 + 3 samples, then 1)           within %.2e\n",
+              schedule, clipping, update);
   milestone::report_result(2, "lr_schedule_error", schedule);
   milestone::report_result(2, "clip_grad_norm_error", clipping);
+  milestone::report_result(2, "trainer_update_error", update);
   return 0;
 }

@@ -8,8 +8,9 @@
 #   milestone 04 part 1 (TinyDigits CNN): module 09's convolution, pooling and batch-norm variants;
 #   milestone 03 part 1 (XOR): module 03's variants (a bias left at zero trains XOR as well);
 #   milestone 03 part 2 (TinyDigits MLP): one variant of each probe it gained (a Linear forward without
-#   its bias, a bias left at zero, a log-softmax that underflows, eps inside Adam's square root), which
-#   all passed its accuracy gate before (milestones 03 and 04 share the probes, training_probes.h);
+#   its bias, a bias left at zero, a log-softmax that underflows, eps inside Adam's square root, a Trainer
+#   that keeps gradients across updates or clips before averaging), which all passed its accuracy gate
+#   before (milestones 03 and 04 share most probes, training_probes.h);
 #   milestone 05 part 1 (sequence routing): the four module 12 attention variants that reach it (a
 #   softmax over the queries passed 100/100/100 before the row-sum and causality probes).
 # Then a gate without its probe (milestone 01 with the forward-pass probe removed, in a scratch
@@ -47,9 +48,11 @@ caught "03/1   03 bias-left-at-zero" "init_bound_error" "the initialisation prob
 
 echo "== milestone 03 part 2 with a variant for each probe of its modules 02, 03 and 07"
 run_tito 0 instructor knockout 03 --part 2 --jobs 2 \
-  --variants forward-forgets-bias,bias-left-at-zero,log-softmax-as-log-of-softmax,adam-eps-inside-sqrt
+  --variants forward-forgets-bias,bias-left-at-zero,log-softmax-as-log-of-softmax,adam-eps-inside-sqrt,update-keeps-gradients,clip-before-averaging
 no_findings "knockout 03 --part 2"
-expect "$out" "4 variant runs: 4 caught by a gate" "knockout 03 --part 2"
+expect "$out" "6 variant runs: 6 caught by a gate" "knockout 03 --part 2"
+caught "03/2   08 update-keeps-gradients" "trainer_update_error" "the Trainer probe did not catch gradients kept across updates in milestone 03"
+caught "03/2   08 clip-before-averaging" "trainer_update_error" "the Trainer probe did not catch clipping before averaging in milestone 03"
 caught "03/2   03 forward-forgets-bias" "linear_forward_error" "the Linear forward probe did not catch a forward without its bias in milestone 03"
 caught "03/2   02 log-softmax-as-log-of-softmax" "log_softmax_error" "the log-softmax probe did not catch log(softmax(x)) in milestone 03"
 caught "03/2   07 adam-eps-inside-sqrt" "adam_step_error" "the Adam probe did not catch eps inside the square root in milestone 03"

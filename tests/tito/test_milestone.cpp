@@ -214,7 +214,7 @@ TEST_CASE("milestone 03 is written: XOR and TinyDigits required, Fashion-MNIST o
   CHECK(mlp.parts[1].describe_gates() ==
         "accuracy >= 0.85 and linear_forward_error <= 1e-05 and init_bound_error <= 0.05 and "
         "log_softmax_error <= 1e-05 and adam_step_error <= 1e-05 and lr_schedule_error <= 1e-06 and "
-        "clip_grad_norm_error <= 1e-06 and sampler_reshuffles == 1");
+        "clip_grad_norm_error <= 1e-06 and sampler_reshuffles == 1 and trainer_update_error <= 1e-05");
   CHECK_FALSE(mlp.parts[2].required);
   CHECK(mlp.parts[2].gate.describe() == "accuracy >= 0.84");
 }
