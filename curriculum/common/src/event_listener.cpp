@@ -203,6 +203,14 @@ std::string observed_text(const Catch::AssertionResult& result) {
   return written + (result.isOk() ? ": held" : ": failed");
 }
 
+// The program's output file position once everything printed so far has reached it.
+long flushed_output_offset() {
+  std::cout.flush();
+  std::cerr.flush();
+  std::fflush(stdout);
+  return static_cast<long>(lseek(STDOUT_FILENO, 0, SEEK_CUR));
+}
+
 }  // namespace
 
 void write_event_line(const std::string& json) {
@@ -232,12 +240,10 @@ void TitoEventListener::write_line(const std::string& json) { write_event_line(j
 
 void TitoEventListener::testCaseStarting(Catch::TestCaseInfo const& info) {
   // Where this case's output begins, so a crash report can show just this case's output.
-  std::cout.flush();
-  std::cerr.flush();
-  std::fflush(stdout);
-  long offset = static_cast<long>(lseek(STDOUT_FILENO, 0, SEEK_CUR));
-  write_line(json_line(
-      {{"event", "case_start"}, {"name", info.name}, {"points", points_from_tags(info.tags)}, {"output_offset", offset}}));
+  write_line(json_line({{"event", "case_start"},
+                        {"name", info.name},
+                        {"points", points_from_tags(info.tags)},
+                        {"output_offset", flushed_output_offset()}}));
   start_case_observations();
   tinytorch::testing::detail::restart_graded_rng(info.name);
   case_start_ = std::chrono::steady_clock::now();
@@ -320,15 +326,11 @@ bool TitoEventListener::assertionEnded(Catch::AssertionStats const& stats) {
 void TitoEventListener::testCaseEnded(Catch::TestCaseStats const& stats) {
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - case_start_).count();
   // Where this case's output ends: a measuring case's table is shown from its start to here.
-  std::cout.flush();
-  std::cerr.flush();
-  std::fflush(stdout);
-  const long offset = static_cast<long>(lseek(STDOUT_FILENO, 0, SEEK_CUR));
   write_line(json_line({{"event", "case_end"},
                         {"name", stats.testInfo.name},
                         {"passed", stats.totals.assertions.allOk()},
                         {"duration_ms", ms},
-                        {"output_end", offset}}));
+                        {"output_end", flushed_output_offset()}}));
 }
 
 void TitoEventListener::testRunEnded(Catch::TestRunStats const&) { write_line("{\"event\":\"run_end\"}"); }
