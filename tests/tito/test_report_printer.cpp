@@ -262,6 +262,48 @@ TEST_CASE("sanitizer_diagnosis names the kind of error, the access and the learn
   CHECK(sanitizer_diagnosis("Segmentation fault\n", {"/ws/modules"}).empty());
 }
 
+TEST_CASE("sanitizer_diagnosis reads ThreadSanitizer's two access stacks, frames with a BuildId included",
+          "[report][stack]") {
+  // Clang 14's runtime: the first frame from each module ends with its BuildId, and the stacks after the two
+  // accesses (where the memory came from, where the thread started) also name the learner's file.
+  const std::string race =
+      "==================\n"
+      "WARNING: ThreadSanitizer: data race (pid=28605)\n"
+      "  Write of size 8 at 0x7b8000000000 by main thread:\n"
+      "    #0 fx::sum(long)::$_0::operator()(int) const /ws/modules/fx/ops.cpp:17:56 (t+0xd4587) (BuildId: b8ba)\n"
+      "    #1 fx::sum(long) /ws/modules/fx/ops.cpp:23:3 (t+0xd4587)\n"
+      "\n"
+      "  Previous write of size 8 at 0x7b8000000000 by thread T1:\n"
+      "    #0 fx::sum(long)::$_0::operator()(int) const /ws/modules/fx/ops.cpp:17:56 (t+0xd47b7) (BuildId: b8ba)\n"
+      "    #1 void std::__invoke_impl<void, fx::sum(long)::$_0, int>(std::__invoke_other, int&&) "
+      "/usr/include/c++/12/bits/invoke.h:61:14 (t+0xd47b7)\n"
+      "\n"
+      "  Location is heap block of size 4000 at 0x7b8000000000 allocated by main thread:\n"
+      "    #0 operator new(unsigned long) <null> (t+0xd33b6) (BuildId: b8ba)\n"
+      "    #1 fx::sum(long) /ws/modules/fx/ops.cpp:12:24 (t+0xd43ee)\n"
+      "\n"
+      "SUMMARY: ThreadSanitizer: data race /ws/modules/fx/ops.cpp:17:56 in fx::sum(long)::$_0::operator()(int) const\n";
+  CHECK(sanitizer_diagnosis(race, {"/ws/modules"}) ==
+        "data race, write of 8 bytes by main thread at ops.cpp:17 in a lambda in fx::sum; the other access: "
+        "write of 8 bytes by thread T1 at ops.cpp:17 in a lambda in fx::sum");
+
+  // A frame outside the learner's files is named as such, never replaced by a later stack's frame.
+  const std::string outside =
+      "WARNING: ThreadSanitizer: data race (pid=1)\n"
+      "  Write of size 4 at 0x1 by thread T2:\n"
+      "    #0 memset <null> (t+0x1) (BuildId: 00ff)\n"
+      "    #1 lib::fill(int*) /usr/lib/lib.cpp:5 (t+0x2)\n"
+      "\n"
+      "  Previous read of size 4 at 0x1 by main thread:\n"
+      "    #0 fx::use(int*) /ws/modules/fx/ops.cpp:40 (t+0x3)\n"
+      "\n"
+      "  Location is global 'g' of size 4 at 0x1 (t+0x4)\n"
+      "    #0 fx::g /ws/modules/fx/ops.cpp:2 (t+0x4)\n";
+  CHECK(sanitizer_diagnosis(outside, {"/ws/modules"}) ==
+        "data race, write of 4 bytes by thread T2 at lib.cpp:5 in lib::fill (not in your files); the other access: "
+        "read of 4 bytes by main thread at ops.cpp:40 in fx::use");
+}
+
 TEST_CASE("backtrace blocks are read relative to the executable and hidden from the learner", "[report][stack]") {
   const std::string output = "learner output\n\ntito-backtrace-begin 10 0x1000\n0x1234\n0x2001\ntito-backtrace-end\nafter\n";
   CHECK(backtrace_addresses(output) == std::vector<unsigned long long>{0x233, 0x1000});

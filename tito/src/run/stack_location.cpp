@@ -19,11 +19,18 @@ bool starts_with(const std::string& text, const std::string& prefix) { return te
 
 // "tinytorch::native::mm(tinytorch::Tensor const&, ...)" -> "tinytorch::native::mm": the argument
 // list makes the line long and says nothing the learner's file does not.
+// A lambda's body is named after the function that holds it, GCC's "f(long)::{lambda(int)#1}::operator()(int) const"
+// and Clang's "f(long)::$_0::operator()(int) const": both read "a lambda in f".
 std::string without_arguments(const std::string& function) {
   auto open = function.find('(');
   if (open == std::string::npos || starts_with(function.substr(open), "()::") ) return function;
   if (open >= 8 && function.compare(open - 8, 8, "operator") == 0) open = function.find('(', open + 2);
-  return open == std::string::npos ? function : function.substr(0, open);
+  if (open == std::string::npos) return function;
+  const auto close = function.find(')', open);
+  if (close != std::string::npos &&
+      (function.compare(close + 1, 4, "::$_") == 0 || function.compare(close + 1, 9, "::{lambda") == 0))
+    return "a lambda in " + function.substr(0, open);
+  return function.substr(0, open);
 }
 
 bool is_under(const fs::path& file, const fs::path& dir) {
@@ -56,10 +63,11 @@ bool split_file_line(const std::string& text, fs::path& file, int& line) {
 }
 
 // A sanitizer's stack frame: AddressSanitizer's "    #0 0x55d4c5 in tinytorch::native::add(...) /path/file.cpp:57:12",
-// ThreadSanitizer's "    #0 tinytorch::native::add(...) /path/file.cpp:57:12 (module_tests+0x1d2e5)".
+// ThreadSanitizer's "    #0 tinytorch::native::add(...) /path/file.cpp:57:12 (module_tests+0x1d2e5)". Newer
+// runtimes (Clang 14's among them) end the first frame of each module with " (BuildId: 3f2a...)".
 std::optional<CodeLocation> parse_sanitizer_frame(const std::string& line) {
-  static const std::regex address(R"(^\s*#\d+ 0x[0-9a-fA-F]+ in (.+) (\S+)$)");
-  static const std::regex thread(R"(^\s*#\d+ (.+) (\S+) \(\S+\+0x[0-9a-fA-F]+\)$)");
+  static const std::regex address(R"(^\s*#\d+ 0x[0-9a-fA-F]+ in (.+) (\S+:\d+(?::\d+)?)( \(BuildId: [0-9a-fA-F]+\))?$)");
+  static const std::regex thread(R"(^\s*#\d+ (.+) (\S+:\d+(?::\d+)?) \(\S+\+0x[0-9a-fA-F]+\)( \(BuildId: [0-9a-fA-F]+\))?$)");
   if (line.size() > kMaxParsedLineChars) return std::nullopt;
   std::smatch match;
   if (!std::regex_match(line, match, address) && !std::regex_match(line, match, thread)) return std::nullopt;
@@ -154,16 +162,24 @@ std::string thread_sanitizer_diagnosis(std::istringstream& lines, const std::str
     std::vector<CodeLocation> frames;
   };
   std::vector<Access> accesses;
+  // An access's stack ends at the blank line after it; the stacks that follow (where the memory was
+  // allocated, where the thread was created) are not where the access happened.
+  bool in_access_stack = false;
   for (std::string line; std::getline(lines, line) && accesses.size() <= 2;) {
     if (line.size() > kMaxParsedLineChars) continue;
+    if (line.find_first_not_of(" \t") == std::string::npos) {
+      in_access_stack = false;
+      continue;
+    }
     std::smatch match;
     if (std::regex_match(line, match, access)) {
+      in_access_stack = true;
       if (accesses.size() == 2) break;
       std::string verb = match[3].str();
       verb[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(verb[0])));
       accesses.push_back({(match[2].matched ? "atomic " : "") + verb + " of " + match[4].str() + " bytes by " + match[5].str(), {}});
     } else if (auto frame = parse_sanitizer_frame(line)) {
-      if (!accesses.empty()) accesses.back().frames.push_back(*frame);
+      if (in_access_stack) accesses.back().frames.push_back(*frame);
     } else if (starts_with(line, "SUMMARY:")) {
       break;
     }
