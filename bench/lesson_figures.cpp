@@ -271,6 +271,26 @@ void lesson_12() {
   }
 }
 
+// ---- Lesson 18: generating with and without the KV cache ----
+
+void lesson_18() {
+  // Module 18's measuring case's model and loop (tests/test_memoization.cpp), default initialisation, seed 0.
+  std::printf("== Lesson 18, section 6: GPT d 64, 2 layers, 4 heads, mlp_ratio 2, 320 positions, V 64; greedy from 8 "
+              "tokens, fastest of 3, %d thread(s) ==\n", torch::get_num_threads());
+  torch::manual_seed(0);
+  torch::NoGradGuard no_grad;
+  torch::models::GPT gpt(torch::models::GPTOptions(64, 320).embed_dim(64).num_layers(2).num_heads(4).mlp_ratio(2).dropout(0.0));
+  gpt->eval();
+  const torch::Tensor prompt = torch::randint(0, 64, {1, 8}, torch::kLong);
+  std::printf("  %10s %16s %16s %9s\n", "new tokens", "recompute (ms)", "with cache (ms)", "speed-up");
+  for (const int64_t new_tokens : {64, 128, 256}) {
+    const double recompute = best_ms(3, [&] { gpt->generate(prompt, new_tokens, 0.0); });
+    const double cached = best_ms(3, [&] { gpt->generate(prompt, new_tokens, 0.0, 0, /*use_kv_cache=*/true); });
+    std::printf("  %10lld %16.1f %16.1f %8.1fx\n", static_cast<long long>(new_tokens), recompute, cached,
+                recompute / cached);
+  }
+}
+
 // ---- Lesson 11: a lookup and its gradient ----
 
 void lesson_11() {
@@ -342,6 +362,8 @@ int run_lesson(const std::string& lesson, const std::vector<std::string>& files,
     lesson_14();
   } else if (lesson == "17") {
     lesson_17();
+  } else if (lesson == "18") {
+    lesson_18();
   } else {
     std::fprintf(stderr, "error: no figures for lesson '%s'\n%s\n", lesson.c_str(), usage.c_str());
     return 2;
@@ -352,7 +374,7 @@ int run_lesson(const std::string& lesson, const std::vector<std::string>& files,
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::string usage = "usage: lesson_figures NN [files...] (NN: 10, 11, 12, 14 or 17)";
+  const std::string usage = "usage: lesson_figures NN [files...] (NN: 10, 11, 12, 14, 17 or 18)";
   if (argc < 2) {
     std::fprintf(stderr, "%s\n", usage.c_str());
     return 2;

@@ -14,6 +14,10 @@
 //                         (<= 0.9: the attention chooses what to read)
 //   greedy_exact_match    the share of level-1 and level-2 training questions whose greedy answer is
 //                         exactly the dataset's answer (>= 0.8)
+//   gpt_forward_error     YOUR trained GPT's logits on a validation window against the GPT of lessons 11-13
+//                         computed in double from its parameters (<= 1e-4, ../common/gpt_probe.h): a
+//                         model trains around an attention without its scale or heads split the wrong way,
+//                         and still talks
 #include <tinytorch/torch.h>
 
 #include <algorithm>
@@ -25,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "../common/gpt_probe.h"
 #include "../common/milestone_support.h"
 #include "transformer_blocks.h"
 
@@ -247,6 +252,12 @@ int main() {
       causality = std::max(causality, change);
     }
   }
+  const double forward_error = [&] {
+    const std::vector<int64_t> window(validation_ids.begin(), validation_ids.begin() + kContext / 2);
+    return milestone::gpt_forward_error(model, tensor_of(window).unsqueeze(0));
+  }();
+  std::printf("Forward probe: your logits against the GPT of lessons 11-13 in double, largest relative difference %.2e\n",
+              forward_error);
   std::printf("Causality probe: changing the tokens after position k moves the logits at positions <= k by at most "
               "%.2e (k = 0, %lld, %lld, %lld)\n",
               causality, static_cast<long long>(kContext / 4), static_cast<long long>(kContext / 2),
@@ -321,5 +332,6 @@ int main() {
   milestone::report_result(kPart, "causality_max_change", causality);
   milestone::report_result(kPart, "attention_entropy", entropy);
   milestone::report_result(kPart, "greedy_exact_match", exact_share);
+  milestone::report_result(kPart, "gpt_forward_error", forward_error);
   return 0;
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Milestone 06 (MLPerf, 2018) end to end through the real `tito`, on the reference code:
 # - part 1 (the Optimization Olympics on TinyDigits) measures every gate (accuracy, int8 size, speed
-#   and significance, sparsity, the 512x512 kernels, the report files), meets them, and writes an
+#   and significance, sparsity, the 512x512 kernels, the report files, the probes of modules 14-17
+#   and 19 against their definitions), meets them, and writes an
 #   MLPerf-Tiny-shaped JSON report and a Pareto plot into the milestone's output folder;
 # - the same program pruning 30% instead of 50% (a copy in a scratch TITO_HOME) is measured and
 #   failed by tito on the sparsity gate alone;
@@ -17,7 +18,10 @@ expect "$out" "kv_cache_speedup >= 5" "milestone info 06"
 echo "== part 1 on the reference: every gate measured and met, the report and the plot written"
 run_tito 0 milestone run mlperf --part 1 --reference
 for metric in baseline_accuracy int8_accuracy_drop int8_size_ratio int8_latency_speedup int8_welch_p_value \
-  sparsity_deviation matmul_max_difference matmul_speedup matmul_speedup_vs_module01 report_files; do
+  sparsity_deviation matmul_max_difference matmul_speedup matmul_speedup_vs_module01 report_files \
+  quantized_linear_error pruning_rank_overlap linear_forward_error linear_backward_error peak_roof_error latency_statistics_error \
+  latency_welch_error pareto_frontier_errors init_bound_error log_softmax_error cross_entropy_error adam_step_error \
+  sampler_reshuffles; do
   expect "$out" "measured: part 1 $metric = " "milestone run 06 --part 1"
 done
 expect "$out" "Part 1 passed" "milestone run 06 --part 1"
@@ -64,6 +68,11 @@ echo "== part 2 on the reference: cached logits equal recomputed ones, the cache
 run_tito 0 milestone run 06 --part 2 --reference
 expect "$out" "measured: part 2 max_logit_difference = " "milestone run 06 --part 2"
 expect "$out" "measured: part 2 kv_cache_speedup = " "milestone run 06 --part 2"
+expect "$out" "measured: part 2 kv_cache_bytes_error = " "milestone run 06 --part 2"
+expect "$out" "measured: part 2 latency_statistics_error = " "milestone run 06 --part 2"
+expect "$out" "measured: part 2 gpt_forward_error = " "milestone run 06 --part 2"
+expect "$out" "measured: part 2 greedy_tokens_agreeing = 1" "milestone run 06 --part 2"
+expect "$out" "measured: part 2 init_bound_error = " "milestone run 06 --part 2"
 expect "$out" "Part 2 passed" "milestone run 06 --part 2"
 
 echo "milestone_06_mlperf: all checks passed"

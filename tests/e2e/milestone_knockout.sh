@@ -12,7 +12,12 @@
 #   that keeps gradients across updates or clips before averaging), which all passed its accuracy gate
 #   before (milestones 03 and 04 share most probes, training_probes.h);
 #   milestone 05 part 1 (sequence routing): the four module 12 attention variants that reach it (a
-#   softmax over the queries passed 100/100/100 before the row-sum and causality probes).
+#   softmax over the queries passed 100/100/100 before the row-sum and causality probes);
+#   milestone 06 part 1 (Optimization Olympics): one variant of each probe it gained (modules 02-05 and
+#   07 under its training, 14-17 and 19 under its measurements), which all passed every gate before;
+#   milestone 06 part 2 (KV cache): the GPT forward-pass probe's and the greedy-agreement gate's variants
+#   (modules 12 and 13: the cached and recomputed paths agreed while both computed the wrong thing) and
+#   the cache's byte count (module 18).
 # Then a gate without its probe (milestone 01 with the forward-pass probe removed, in a scratch
 # TITO_HOME): the study reports the sigmoid that overflows as passing every gate, and fails.
 set -euo pipefail
@@ -66,6 +71,23 @@ run_tito 0 instructor knockout 05 --part 1 --jobs 2 \
 no_findings "knockout 05 --part 1 (module 12)"
 expect "$out" "4 variant runs: 4 caught by a gate" "knockout 05 --part 1 (module 12)"
 caught "05/1   12 softmax-over-queries" "attention_row_sum_error, causality_max_change" "a softmax over the queries must fail the row-sum and causality probes"
+
+echo "== milestone 06 part 1 with a variant for each probe it gained"
+run_tito 0 instructor knockout 06 --part 1 --jobs 2 \
+  --variants log-softmax-as-log-of-softmax,init-bound-without-sqrt,cross-entropy-softmax-over-batch,random-sampler-never-reshuffles,adam-eps-inside-sqrt,peak-one-chain,per-channel-wrong-axis,prunes-largest,ikj-keeps-old-c,column-sum-overwrites,welch-pooled-variance,pareto-ignores-goal
+no_findings "knockout 06 --part 1"
+expect "$out" "12 variant runs: 12 caught by a gate" "knockout 06 --part 1"
+caught "06/1   04 cross-entropy-softmax-over-batch" "cross_entropy_error" "the cross-entropy probe did not catch a softmax over the batch in milestone 06"
+caught "06/1   15 per-channel-wrong-axis" "quantized_linear_error" "the QuantizedLinear probe did not catch the wrong channel axis in milestone 06"
+caught "06/1   16 prunes-largest" "pruning_rank_overlap" "the pruning probe did not catch pruning the largest weights in milestone 06"
+
+echo "== milestone 06 part 2 with the variants its GPT, greedy and cache-size probes catch"
+run_tito 0 instructor knockout 06 --part 2 --jobs 2 \
+  --variants scores-not-scaled,split-heads-interleaved,layer-norm-unbiased-variance,mlp-relu,generate-first-position,memory-counts-keys-only,bias-left-at-zero
+no_findings "knockout 06 --part 2"
+expect "$out" "7 variant runs: 7 caught by a gate" "knockout 06 --part 2"
+caught "06/2   12 scores-not-scaled" "gpt_forward_error" "the GPT forward probe did not catch unscaled attention scores in milestone 06"
+caught "06/2   13 generate-first-position" "greedy_tokens_agreeing" "the greedy-agreement gate did not catch sampling from the first position in milestone 06"
 
 echo "== a gate without its probe lets a broken module through: the study says so and fails"
 home="$scratch/home"

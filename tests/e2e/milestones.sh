@@ -153,7 +153,7 @@ cat > "$home/milestones/09_2099_fake/milestone.json" <<'JSON'
    "gate": {"metric": "accuracy", "comparison": ">=", "value": 0.95}},
   {"number": 3, "title": "Silent", "program": "silent.cpp", "required_modules": ["01"],
    "gate": {"metric": "accuracy", "comparison": ">=", "value": 0.95}, "limits": {"time_s": 60}},
-  {"number": 4, "title": "Misses two gates", "program": "two_misses.cpp", "required_modules": ["01"],
+  {"number": 4, "title": "Misses two gates", "program": "two_misses.cpp", "required_modules": ["01"], "expected_minutes": 3,
    "gates": [{"metric": "accuracy", "comparison": ">=", "value": 0.95},
              {"metric": "row_sum_error", "comparison": "<=", "value": 0.0001},
              {"metric": "causality_max_change", "comparison": "<=", "value": 0.0001}]},
@@ -202,6 +202,8 @@ expect "$out" "Part 2 failed: the program did not finish: it crashed with SIGABR
 expect "$out" "Part 3 failed: the program printed no result for part 3" "the fake milestone"
 # Every missed gate is named, not only the first.
 expect "$out" "Part 4 failed: row_sum_error = 0.5 does not meet the gate row_sum_error <= 0.0001; causality_max_change = 0.25 does not meet the gate causality_max_change <= 0.0001 (accuracy = 1 does)" "the fake milestone"
+# A required part that takes minutes says so before it starts.
+expect "$out" "Takes about 3 minutes on a 2-core laptop with loops like module 01's" "the fake milestone's part 4"
 # The optional part is left out unless asked for, with how long it takes; asked for, it says so before it starts.
 expect "$out" "Optional, not run: part 5 (about 8 minutes). Run one with --part N, or every part with --all." "the fake milestone"
 grep -q "Part 5:" <<<"$out" && fail "tito milestone run ran the optional part 5 unasked" "$out"

@@ -213,7 +213,8 @@ TEST_CASE("milestone 03 is written: XOR and TinyDigits required, Fashion-MNIST o
   // A trained MLP reaches its accuracy on a Linear without bias, a wrong Adam or schedule: part 2 probes them.
   CHECK(mlp.parts[1].describe_gates() ==
         "accuracy >= 0.85 and linear_forward_error <= 1e-05 and init_bound_error <= 0.05 and "
-        "log_softmax_error <= 1e-05 and adam_step_error <= 1e-05 and lr_schedule_error <= 1e-06 and "
+        "log_softmax_error <= 1e-05 and cross_entropy_error <= 1e-05 and adam_step_error <= 1e-05 and "
+        "lr_schedule_error <= 1e-06 and "
         "clip_grad_norm_error <= 1e-06 and sampler_reshuffles == 1 and trainer_update_error <= 1e-05");
   CHECK_FALSE(mlp.parts[2].required);
   CHECK(mlp.parts[2].gate.describe() == "accuracy >= 0.84");
@@ -234,6 +235,10 @@ TEST_CASE("milestone 05 has an optional part 3: TinyGPT on the framework's C++, 
   CHECK(transformer.parts[0].describe_gates() ==
         "reversal_accuracy >= 0.95 and copy_accuracy >= 0.95 and mixed_accuracy >= 0.9 and "
         "attention_row_sum_error <= 0.0001 and causality_max_change <= 0.0001");
+  // A TinyGPT talks with an attention left unscaled: part 2 probes the whole forward pass.
+  CHECK(transformer.parts[1].describe_gates() ==
+        "heldout_margin >= 0.35 and causality_max_change <= 0.0001 and attention_entropy <= 0.9 and "
+        "greedy_exact_match >= 0.8 and gpt_forward_error <= 0.0001");
 }
 
 TEST_CASE("locked and newly runnable milestones follow module completion", "[milestone]") {
@@ -593,8 +598,16 @@ TEST_CASE("milestone 06 is written: two parts, every gate on a measured value", 
   CHECK(mlperf.parts[0].describe_gates() ==
         "baseline_accuracy >= 0.85 and int8_accuracy_drop <= 0.01 and int8_size_ratio >= 3.5 and "
         "int8_latency_speedup > 1 and int8_welch_p_value < 0.05 and sparsity_deviation <= 0.01 and "
-        "matmul_max_difference <= 0.001 and matmul_speedup >= 10 and report_files >= 2");
-  CHECK(mlperf.parts[1].describe_gates() == "max_logit_difference <= 0.0001 and kv_cache_speedup >= 5");
+        "matmul_max_difference <= 0.001 and matmul_speedup >= 10 and report_files >= 2 and "
+        "quantized_linear_error <= 0.0001 and pruning_rank_overlap <= 0 and linear_forward_error <= 1e-05 and "
+        "linear_backward_error <= 1e-05 and peak_roof_error <= 1e-05 and latency_statistics_error <= 1e-06 and "
+        "latency_welch_error <= 1e-06 and pareto_frontier_errors <= 0 and init_bound_error <= 0.05 and "
+        "log_softmax_error <= 1e-05 and cross_entropy_error <= 1e-05 and adam_step_error <= 1e-05 and "
+        "sampler_reshuffles == 1");
+  CHECK(mlperf.parts[1].describe_gates() ==
+        "max_logit_difference <= 0.0001 and kv_cache_speedup >= 5 and kv_cache_bytes_error <= 0 and "
+        "latency_statistics_error <= 1e-06 and gpt_forward_error <= 0.0001 and greedy_tokens_agreeing >= 0.9 and "
+        "init_bound_error <= 0.05");
   for (const auto& part : mlperf.parts) CHECK(part.required);
 }
 

@@ -190,10 +190,12 @@ TEST_CASE("the peak-FLOPs loop runs every chain for every step", "[points=15][ma
       INFO(P::peak_isa_name(isa) << " on " << threads << " thread(s), " << P::peak_chains(isa) << " chains, " << steps
                                  << " steps");
       const P::PeakFlopsMeasurement peak = P::measure_peak_flops(steps, 2, isa, threads);
+      LABEL_CHECKS("what one run counts");
       // a multiply and an add per chain per step, on every thread
       CHECK(peak.flops == 2 * P::peak_chains(isa) * steps * threads);
       CHECK(peak.seconds > 0);
       CHECK(peak.gflops() > 0);
+      LABEL_CHECKS("the chains' checksum");
       CHECK(peak.checksum == Approx(expected).epsilon(1e-6));
     }
   }

@@ -202,10 +202,13 @@ TEST_CASE("quantize_per_channel applies each channel's parameters along its axis
   const auto x = floats({-1, 0, 2, 0.5, 1.5, -0.5}, {2, 3});
   // Axis 0: row 0 with (0.01, 0), row 1 with (0.02, 3); 2 / 0.01 = 200 clamps to 127.
   auto q = torch::quantize_per_channel(x, torch::tensor({0.01, 0.02}), torch::tensor({0, 3}), 0, torch::kQInt8);
+  LABEL_CHECKS("the codes");
   CHECK_THAT(q.int_repr(), Equals(torch::tensor({-100, 0, 127, 28, 78, -22}).to(torch::kChar).reshape({2, 3})));
+  LABEL_CHECKS("the real values");
   CHECK_THAT(q.dequantize(), AllClose(floats({-1, 0, 1.27, 0.5, 1.5, -0.5}, {2, 3}), 0, 1e-6));
   // Axis 1: column c with scale 0.01 (c + 1) and zero points 0, 3, 2 (uint8: negatives clamp to 0).
   q = torch::quantize_per_channel(x, torch::tensor({0.01, 0.02, 0.03}), torch::tensor({0, 3, 2}), 1, torch::kQUInt8);
+  LABEL_CHECKS("the codes");
   CHECK_THAT(q.int_repr(), Equals(torch::tensor({0, 3, 69, 50, 78, 0}).to(torch::kByte).reshape({2, 3})));
   CHECK(q.q_per_channel_axis() == 1);
   // A (2, 3, 4) tensor on its middle axis, drawn values against the definition.
@@ -226,6 +229,7 @@ TEST_CASE("quantize_per_channel applies each channel's parameters along its axis
     const size_t c = (i / 4) % 3;
     back.push_back((expected[i] - static_cast<double>(zero_points[c])) * scales[c]);
   }
+  LABEL_CHECKS("the real values");
   CHECK_THAT(q.dequantize(), AllClose(torch::tensor(back).reshape({2, 3, 4}).to(torch::kFloat), 1e-5, 0.0126));
 }
 

@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <cctype>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <sstream>
 #include <stdexcept>
+
+#include "build/learner_includes.h"
 
 namespace tito {
 namespace fs = std::filesystem;
@@ -105,8 +108,21 @@ fs::path prebuilt_object(const Toolchain& toolchain, const fs::path& source) {
   std::error_code error;
   const auto found = toolchain.program_objects.find(fs::weakly_canonical(source, error));
   if (error || found == toolchain.program_objects.end() || !fs::exists(found->second, error)) return {};
-  const bool newer = fs::last_write_time(found->second, error) >= fs::last_write_time(source, error);
-  return newer && !error ? found->second : fs::path();
+  const fs::path& object = found->second;
+  const auto compiled = fs::last_write_time(object, error);
+  if (error || fs::last_write_time(source, error) > compiled || error) return {};
+  // A header the program includes (a milestone's shared probes) may have changed since: the object's
+  // depfile, written beside it by the build, lists every file the compile read. (A file it names that is
+  // gone, as in an installation moved elsewhere, says nothing either way.)
+  std::ifstream depfile(depfile_of(object.string()), std::ios::binary);
+  if (depfile) {
+    const std::string text((std::istreambuf_iterator<char>(depfile)), std::istreambuf_iterator<char>());
+    for (const auto& dependency : depfile_dependencies(text)) {
+      std::error_code missing;
+      if (fs::last_write_time(dependency, missing) > compiled && !missing) return {};
+    }
+  }
+  return object;
 }
 
 NinjaPlan plan_module_build(const Toolchain& toolchain, const ModuleTestRequest& request) {

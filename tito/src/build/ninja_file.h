@@ -34,7 +34,8 @@ std::string depfile_of(const std::string& object);
 
 // The object compiled at set-up (tito/cmake/toolchain.cmake) for a given program or module test, when
 // it can stand in for compiling `source`: this toolchain's compiler made it, and it is newer than the
-// source (an edited test is compiled again). Empty otherwise.
+// source and than every file its depfile lists (an edited test, or an edited header it includes, is
+// compiled again). Empty otherwise.
 std::filesystem::path prebuilt_object(const Toolchain& toolchain, const std::filesystem::path& source);
 
 // The sources and libraries for a request: every *.cpp in each learner dir, the test sources (or their

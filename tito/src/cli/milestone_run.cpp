@@ -192,6 +192,12 @@ PartRun run_part(const Session& session, const Toolchain& toolchain, const Miles
               << " Ctrl-C stops it and records nothing; `tito milestone run " << milestone.id
               << "` leaves the optional parts out.\n"
               << std::flush;
+  else if (part.expected_minutes >= 1)
+    std::cout << "  " << out.dim(fmt::format("Takes about {:.0f} minutes on a 2-core laptop with loops like module 01's "
+                                             "(less once module 17 is done).",
+                                             part.expected_minutes))
+              << "\n"
+              << std::flush;
   std::vector<ResultLine> results;
   auto progress = [&out](const std::string& line) { std::cout << "  " << out.dim(line) << "\n" << std::flush; };
   bool announced_run = false;

@@ -560,9 +560,17 @@ std::vector<ModuleValidation> validate_modules(const Installation& installation,
             if (c.passed()) check.detail += fmt::format("; '{}' passes on the starter", c.name);
         }
       } else {
+        // What failed: a crash's or limit's detail, else the first failed check as the test wrote it.
+        const auto what_failed = [](const CaseResult& c) {
+          if (!c.detail.empty() || c.failures.empty()) return c.detail;
+          const AssertionFailure& first = c.failures.front();
+          std::string text = fmt::format("{}:{} {}", fs::path(first.file).filename().string(), first.line, first.expression);
+          if (!first.expanded.empty()) text += " with " + first.expanded;
+          return text;
+        };
         std::vector<std::string> failing;
         for (const auto& c : report.cases)
-          if (!c.passed()) failing.push_back(fmt::format("{} ({}: {})", c.name, to_string(c.status), c.detail.substr(0, 200)));
+          if (!c.passed()) failing.push_back(fmt::format("{} ({}: {})", c.name, to_string(c.status), what_failed(c).substr(0, 200)));
         check.ok = report.all_passed() && report.points_earned() == module->points;
         check.detail = fmt::format("{}/{} points", report.points_earned(), module->points);
         if (!failing.empty()) check.detail += fmt::format("; failing: {}", fmt::join(failing, "; "));

@@ -24,6 +24,7 @@
 #include "build/learner_includes.h"
 #include "build/learner_symbols.h"
 #include "build/ninja_file.h"
+#include "core/sha256.h"
 #include "run/sandbox.h"
 #include "run/stack_location.h"
 #include "run/test_session.h"
@@ -727,12 +728,24 @@ void diagnose_crashes(const Toolchain& toolchain, const ModuleTestRequest& reque
   }
 }
 
+// What a race check ran: the instrumented program's bytes and the names of the cases it reran. The
+// same fingerprint means the same code and the same cases, already checked.
+std::string race_check_fingerprint(const fs::path& binary, const std::vector<CaseResult*>& threaded) {
+  Sha256 hash;
+  std::ifstream in(binary, std::ios::binary);
+  char buffer[1 << 16];
+  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) hash.update(buffer, static_cast<std::size_t>(in.gcount()));
+  for (const auto* c : threaded) hash.update(c->name + "\n");
+  return hash.hex_digest();
+}
+
 // A data race can give the right result in most runs (the threads happened not to overlap), so a
 // passing threaded case proves little. Each case tagged [threads] that passed is run again, alone,
 // with the module's own files built with ThreadSanitizer (in <build_dir>/thread-sanitize), which sees
 // the unsynchronised accesses whether or not they collided this time; a race fails the case. Only
 // once no selected case failed: until then the module cannot be completed anyway, and the
-// instrumented build costs time in the learner's loop.
+// instrumented build costs time in the learner's loop. For the same reason a learner's rerun with
+// unchanged code skips the check that passed before (race-free.sha256); a grader checks every time.
 void find_data_races(const Toolchain& toolchain, const ModuleTestRequest& request, const NinjaPlan& plan,
                      const TestSessionSpec& session, TestReport& report, const ProgressSink& progress) {
   std::vector<CaseResult*> threaded;
@@ -751,11 +764,24 @@ void find_data_races(const Toolchain& toolchain, const ModuleTestRequest& reques
     if (progress) progress("the ThreadSanitizer build failed: the threaded cases were not checked for data races");
     return;
   }
+  const fs::path race_free_stamp = build.dir / "race-free.sha256";
+  const std::string fingerprint = race_check_fingerprint(build.session.binary, threaded);
+  const bool remember = !request.confine_writes;
+  if (remember) {
+    std::ifstream stamp(race_free_stamp);
+    std::string checked;
+    if (std::getline(stamp, checked) && checked == fingerprint) {
+      if (progress) progress("no data race: the threaded cases and your code are unchanged since their last check");
+      return;
+    }
+  }
   // halt_on_error: the first race ends the run with its report, which names the case that raced.
   build.session.extra_env["TSAN_OPTIONS"] = "halt_on_error=1:exitcode=66:report_signal_unsafe=0";
   std::size_t runs = 0;
+  bool all_checked_race_free = true;
   for (auto* c : threaded) {
     const CaseResult rerun = run_case_alone(build, c->name, ++runs);
+    if (!rerun.passed()) all_checked_race_free = false;
     if (rerun.detail.find("ThreadSanitizer") == std::string::npos) {
       // Anything else (a crash of the instrumented program, a time limit: TSan runs 5-15x slower) leaves
       // the case unchecked, which the learner should know; the plain run's pass stands.
@@ -770,6 +796,10 @@ void find_data_races(const Toolchain& toolchain, const ModuleTestRequest& reques
     c->diagnosis = rerun.diagnosis + "\nThreadSanitizer's full report: " + (build.session.work_dir / "output_1.txt").string();
     c->output.clear();
   }
+  if (!remember) return;
+  std::error_code ignored;
+  if (all_checked_race_free) std::ofstream(race_free_stamp, std::ios::trunc) << fingerprint << "\n";
+  else fs::remove(race_free_stamp, ignored);
 }
 
 }  // namespace
