@@ -16,6 +16,14 @@
 //   attention_row_sum_error  max |sum over the keys - 1| of any query's attention weights
 //   causality_max_change     how far a block run with a causal mask moves its outputs at positions <= k
 //                            when the tokens after k change (a causal attention: not at all)
+// and, as milestones 03, 04 and 06 do, the modules the training stands on against their definitions
+// (../common/training_probes.h): a fresh Linear's bound, log_softmax, cross_entropy, two Adam steps and
+// the sampler's reshuffle, since a transformer trains around each mistake there too:
+//   init_bound_error <= 0.05, log_softmax_error, cross_entropy_error, adam_step_error <= 1e-5,
+//   sampler_reshuffles == 1
+// and the two pieces of a transformer that train around their mistakes (../common/gpt_probe.h):
+//   embedding_backward_error <= 1e-5  (repeated ids add their gradients; the padding row gets none)
+//   layer_norm_error         <= 1e-5  (the biased variance; the backward through the weight)
 #include <tinytorch/torch.h>
 
 #include <algorithm>
@@ -27,7 +35,9 @@
 #include <string>
 #include <vector>
 
+#include "../common/gpt_probe.h"
 #include "../common/milestone_support.h"
+#include "../common/training_probes.h"
 #include "transformer_blocks.h"
 
 namespace {
@@ -235,6 +245,14 @@ int main() {
   }
   milestone::write_output_file("attention_routing.svg",
                                milestone::svg_panel_rows("Milestone 05: where the reversal model looks", picture));
+  std::printf("Probes of your modules against the definitions, computed here in double:\n");
+  milestone::report_definition_probes(kPart);
+  const double embedding_error = milestone::embedding_backward_error(), layer_norm = milestone::layer_norm_error();
+  std::printf("  nn::Embedding's gradient with repeated ids        within %.2e\n"
+              "  nn::LayerNorm's output and gradients              within %.2e (relative)\n",
+              embedding_error, layer_norm);
+  milestone::report_result(kPart, "embedding_backward_error", embedding_error);
+  milestone::report_result(kPart, "layer_norm_error", layer_norm);
   std::printf("Wall time: %.2f s\n", milestone::seconds_since(started));
   for (size_t t = 0; t < tasks.size(); ++t) milestone::report_result(kPart, tasks[t].metric, accuracies[t]);
   milestone::report_result(kPart, "attention_row_sum_error", row_sum_error);

@@ -1,7 +1,8 @@
 #pragma once
-// The probe of a whole models::GPT forward pass, for milestones whose gates only compare YOUR GPT with
-// itself. Milestone 06 part 2 checks that cached logits equal recomputed ones: an attention without its
-// scale, a causal mask that hides the wrong keys, heads split the wrong way or a LayerNorm with the
+// The probes of a GPT's pieces: the whole models::GPT forward pass, for milestones whose gates only
+// compare YOUR GPT with itself, and nn::Embedding's and nn::LayerNorm's passes, which a model that
+// learns its task anyway hides. Milestone 06 part 2 checks that cached logits equal recomputed ones: an
+// attention without its scale, a causal mask that hides the wrong keys, heads split the wrong way or a LayerNorm with the
 // unbiased variance give wrong logits on both paths alike, and the knockout study
 // (`tito instructor knockout 06 --part 2`) found each of them passing. This probe computes the GPT of
 // lessons 11-13 here, in plain double loops from the model's own parameters, and compares the logits.
@@ -140,6 +141,99 @@ inline double gpt_forward_error(torch::models::GPT& gpt, const torch::Tensor& to
   for (size_t k = 0; k < expected.values.size(); ++k) {
     if (!std::isfinite(got[k])) return std::numeric_limits<double>::infinity();
     error = std::max(error, std::fabs(got[k] - expected.values[k]) / (1 + std::fabs(expected.values[k])));
+  }
+  return error;
+}
+
+// max over the weight's gradient of |YOUR nn::Embedding's - the definition| for ids that repeat and a
+// padding row: the gradient of sum(embed(ids) * g) is, for each row r, the sum of g over the positions
+// whose id is r, and zero for padding_idx. A lookup that assigns instead of adding, or lets the padding
+// row learn, still trains a model that routes letters (the knockout study found both passing milestone 05).
+inline double embedding_backward_error() {
+  const std::vector<int64_t> ids = {1, 3, 1, 5, 0, 1};
+  constexpr int64_t rows = 6, width = 3, padding = 5;
+  std::vector<float> upstream;
+  for (int64_t k = 0; k < static_cast<int64_t>(ids.size()) * width; ++k) upstream.push_back(0.25f * static_cast<float>(k % 7) - 0.5f);
+  torch::nn::Embedding embed(torch::nn::EmbeddingOptions(rows, width).padding_idx(padding));
+  const torch::Tensor g = torch::tensor(upstream).reshape({static_cast<int64_t>(ids.size()), width});
+  (embed(torch::tensor(ids)) * g).sum().backward();
+  if (!embed->weight.grad().defined()) return std::numeric_limits<double>::infinity();
+  const gpt_probe_detail::Matrix got = gpt_probe_detail::values_of(embed->weight.grad());
+  double error = 0;
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < width; ++c) {
+      double expected = 0;
+      for (size_t i = 0; i < ids.size(); ++i)
+        if (ids[i] == r && r != padding) expected += upstream[i * width + static_cast<size_t>(c)];
+      if (!std::isfinite(got.at(r, c))) return std::numeric_limits<double>::infinity();
+      error = std::max(error, std::fabs(got.at(r, c) - expected));
+    }
+  return error;
+}
+
+// max over the output and the three gradients of |YOUR nn::LayerNorm - the definition| / (1 + |it|), on
+// rows of 6 features with a weight and bias that are not 1 and 0: y = x_hat w + b with the biased
+// variance (eps 1e-5), and for the loss sum(y * g): dw = sum_rows g x_hat, db = sum_rows g,
+// dx = (g w - mean(g w) - x_hat mean(g w x_hat)) / sigma. The unbiased variance, or a backward that
+// forgets the weight, still trains (the knockout study found both passing milestone 05's part 1).
+inline double layer_norm_error() {
+  namespace d = gpt_probe_detail;
+  constexpr int64_t rows = 3, features = 6;
+  std::vector<float> x_values, g_values, w_values, b_values;
+  for (int64_t k = 0; k < rows * features; ++k) {
+    x_values.push_back(static_cast<float>((k * 7) % 11) * 0.3f - 1.2f);
+    g_values.push_back(static_cast<float>((k * 5) % 9) * 0.2f - 0.7f);
+  }
+  for (int64_t j = 0; j < features; ++j) {
+    w_values.push_back(0.5f + 0.25f * static_cast<float>(j));
+    b_values.push_back(0.1f * static_cast<float>(j) - 0.2f);
+  }
+  torch::nn::LayerNorm norm(torch::nn::LayerNormOptions({features}));
+  {
+    torch::NoGradGuard no_grad;
+    norm->weight.copy_(torch::tensor(w_values));
+    norm->bias.copy_(torch::tensor(b_values));
+  }
+  const torch::Tensor x = torch::tensor(x_values).reshape({rows, features}).requires_grad_();
+  const torch::Tensor y = norm(x);
+  (y * torch::tensor(g_values).reshape({rows, features})).sum().backward();
+  if (!x.grad().defined() || !norm->weight.grad().defined() || !norm->bias.grad().defined())
+    return std::numeric_limits<double>::infinity();
+  const d::Matrix y_got = d::values_of(y), dx_got = d::values_of(x.grad());
+  const d::Matrix dw_got = d::values_of(norm->weight.grad()), db_got = d::values_of(norm->bias.grad());
+  double error = 0;
+  const auto compare = [&error](double got, double expected) {
+    error = std::isfinite(got) ? std::max(error, std::fabs(got - expected) / (1 + std::fabs(expected)))
+                               : std::numeric_limits<double>::infinity();
+  };
+  std::vector<double> dw(features, 0.0), db(features, 0.0);
+  for (int64_t i = 0; i < rows; ++i) {
+    double mean = 0, variance = 0;
+    for (int64_t j = 0; j < features; ++j) mean += x_values[static_cast<size_t>(i * features + j)];
+    mean /= features;
+    for (int64_t j = 0; j < features; ++j) {
+      const double centred = x_values[static_cast<size_t>(i * features + j)] - mean;
+      variance += centred * centred;
+    }
+    const double sigma = std::sqrt(variance / features + 1e-5);
+    std::vector<double> x_hat(features), gw(features);
+    double mean_gw = 0, mean_gw_x_hat = 0;
+    for (int64_t j = 0; j < features; ++j) {
+      const size_t k = static_cast<size_t>(i * features + j);
+      x_hat[static_cast<size_t>(j)] = (x_values[k] - mean) / sigma;
+      gw[static_cast<size_t>(j)] = g_values[k] * w_values[static_cast<size_t>(j)];
+      mean_gw += gw[static_cast<size_t>(j)] / features;
+      mean_gw_x_hat += gw[static_cast<size_t>(j)] * x_hat[static_cast<size_t>(j)] / features;
+      dw[static_cast<size_t>(j)] += g_values[k] * x_hat[static_cast<size_t>(j)];
+      db[static_cast<size_t>(j)] += g_values[k];
+      compare(y_got.at(i, j), x_hat[static_cast<size_t>(j)] * w_values[static_cast<size_t>(j)] + b_values[static_cast<size_t>(j)]);
+    }
+    for (int64_t j = 0; j < features; ++j)
+      compare(dx_got.at(i, j), (gw[static_cast<size_t>(j)] - mean_gw - x_hat[static_cast<size_t>(j)] * mean_gw_x_hat) / sigma);
+  }
+  for (int64_t j = 0; j < features; ++j) {
+    compare(dw_got.at(0, j), dw[static_cast<size_t>(j)]);
+    compare(db_got.at(0, j), db[static_cast<size_t>(j)]);
   }
   return error;
 }

@@ -29,6 +29,8 @@ expect "$out" "measured: part 1 mixed_accuracy = " "milestone run 05 --part 1"
 # Probes of the attention itself: routing alone passed a softmax over the queries (the knockout study).
 expect "$out" "measured: part 1 attention_row_sum_error = " "milestone run 05 --part 1"
 expect "$out" "measured: part 1 causality_max_change = 0" "milestone run 05 --part 1"
+expect "$out" "measured: part 1 cross_entropy_error = " "milestone run 05 --part 1"
+expect "$out" "measured: part 1 adam_step_error = " "milestone run 05 --part 1"
 expect "$out" "meet the gates reversal_accuracy >= 0.95 and copy_accuracy >= 0.95 and mixed_accuracy >= 0.9" \
   "milestone run 05 --part 1"
 grep -q "Reversal, block 1: attention of each head" milestones/05_transformer/attention_routing.svg ||
@@ -37,10 +39,11 @@ grep -q "Reversal, block 1: attention of each head" milestones/05_transformer/at
 # Part 2 trains for about two minutes on 2 cores: CI runs it only as the short peeking variant below;
 # TINYTORCH_E2E_FULL=1 runs it in full as well.
 if [ "${TINYTORCH_E2E_FULL:-0}" = 1 ]; then
-  echo "== part 2 on the reference: TinyGPT meets its four gates and streams its answers"
+  echo "== part 2 on the reference: TinyGPT meets its gates and streams its answers"
   run_tito 0 milestone run transformer --part 2 --reference
   expect "$out" "measured: part 2 heldout_margin = " "milestone run 05 --part 2"
   expect "$out" "measured: part 2 greedy_exact_match = " "milestone run 05 --part 2"
+  expect "$out" "measured: part 2 gpt_forward_error = " "milestone run 05 --part 2"
   expect "$out" "meet the gates heldout_margin >= 0.35 and causality_max_change <= 0.0001" "milestone run 05 --part 2"
 fi
 

@@ -12,7 +12,8 @@
 #   that keeps gradients across updates or clips before averaging), which all passed its accuracy gate
 #   before (milestones 03 and 04 share most probes, training_probes.h);
 #   milestone 05 part 1 (sequence routing): the four module 12 attention variants that reach it (a
-#   softmax over the queries passed 100/100/100 before the row-sum and causality probes);
+#   softmax over the queries passed 100/100/100 before the row-sum and causality probes), and the
+#   embedding and LayerNorm mistakes it trains around (its embedding and LayerNorm probes);
 #   milestone 06 part 1 (Optimization Olympics): one variant of each probe it gained (modules 02-05 and
 #   07 under its training, 14-17 and 19 under its measurements), which all passed every gate before;
 #   milestone 06 part 2 (KV cache): the GPT forward-pass probe's and the greedy-agreement gate's variants
@@ -62,14 +63,16 @@ caught "03/2   03 forward-forgets-bias" "linear_forward_error" "the Linear forwa
 caught "03/2   02 log-softmax-as-log-of-softmax" "log_softmax_error" "the log-softmax probe did not catch log(softmax(x)) in milestone 03"
 caught "03/2   07 adam-eps-inside-sqrt" "adam_step_error" "the Adam probe did not catch eps inside the square root in milestone 03"
 
-echo "== milestone 05 part 1 with the module 12 variants that reach it"
-# Part 1 trains three models (about 30 s a run on 2 idle cores); module 12's other 8 variants leave its
-# measurements exactly as the reference's (nn::MultiheadAttention scales q itself and passes a float mask),
-# as the full study shows, so CI runs the four that change what part 1 computes.
+echo "== milestone 05 part 1 with the module 12 variants that reach it, and an embedding and LayerNorm each"
+# Part 1 trains three models (5-30 s a run); module 12's other 8 variants leave its measurements exactly
+# as the reference's (nn::MultiheadAttention scales q itself and passes a float mask), as the full study
+# shows, so CI runs the four that change what part 1 computes, then three that its probes catch.
 run_tito 0 instructor knockout 05 --part 1 --jobs 2 \
-  --variants softmax-over-queries,float-mask-ignored,split-heads-batch-and-length-swapped,merge-heads-without-permute
+  --variants softmax-over-queries,float-mask-ignored,split-heads-batch-and-length-swapped,merge-heads-without-permute,backward-assigns-instead-of-adding,layer-norm-backward-forgets-weight,layer-norm-unbiased-variance
 no_findings "knockout 05 --part 1 (module 12)"
-expect "$out" "4 variant runs: 4 caught by a gate" "knockout 05 --part 1 (module 12)"
+expect "$out" "7 variant runs: 7 caught by a gate" "knockout 05 --part 1 (module 12)"
+caught "05/1   11 backward-assigns-instead-of-adding" "embedding_backward_error" "the embedding probe did not catch a gradient assigned instead of added in milestone 05"
+caught "05/1   13 layer-norm-backward-forgets-weight" "layer_norm_error" "the LayerNorm probe did not catch a backward without the weight in milestone 05"
 caught "05/1   12 softmax-over-queries" "attention_row_sum_error, causality_max_change" "a softmax over the queries must fail the row-sum and causality probes"
 
 echo "== milestone 06 part 1 with a variant for each probe it gained"
