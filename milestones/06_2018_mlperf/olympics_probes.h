@@ -27,13 +27,6 @@
 namespace milestone {
 namespace olympics {
 
-// A tensor's values as doubles, in row-major order. The probes do their arithmetic on these in plain
-// loops: a tensor op would run module 17's kernels, the very code under test.
-inline std::vector<double> values_of(const torch::Tensor& t) {
-  const torch::Tensor d = t.detach().to(torch::kDouble).contiguous();
-  return std::vector<double>(d.data_ptr<double>(), d.data_ptr<double>() + d.numel());
-}
-
 // max over i of |yours[i] - expected[i]| / (1 + |expected[i]|); infinity when yours has a value that
 // is not finite or the sizes differ.
 inline double largest_relative_error(const std::vector<double>& yours, const std::vector<double>& expected) {

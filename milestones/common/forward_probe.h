@@ -13,6 +13,13 @@
 
 namespace milestone {
 
+// A tensor's values as doubles, in row-major order. The probes do their arithmetic on these in plain
+// loops: a tensor op would run the learner's kernels, the very code under test.
+inline std::vector<double> values_of(const torch::Tensor& t) {
+  const torch::Tensor d = t.detach().to(torch::kDouble).contiguous();
+  return std::vector<double>(d.data_ptr<double>(), d.data_ptr<double>() + d.numel());
+}
+
 // max over the rows of x, and of x scaled by 50 (inputs far out on the sigmoid's flat ends), of
 // |sigmoid(model(x)) - 1 / (1 + exp(-(w . x + b)))|, the right side in plain double arithmetic from
 // the parameters' values; infinity when YOUR side is not a finite number. x: (N, in); model: Linear(in, 1).
@@ -77,6 +84,14 @@ inline double linear_forward_error(torch::nn::Linear& layer, const torch::Tensor
   return error;
 }
 
+// log(sum_j exp(z_j)), shifted by the largest z so that no exp overflows.
+inline double log_sum_exp(const std::vector<double>& z) {
+  const double largest = *std::max_element(z.begin(), z.end());
+  double sum = 0;
+  for (const double value : z) sum += std::exp(value - largest);
+  return largest + std::log(sum);
+}
+
 // max |torch::log_softmax(z, 1) - (z - max - log(sum(exp(z - max))))| over logits whose rows span
 // hundreds (a confident network's logits, or a loss's early steps), the right side in double;
 // infinity when YOUR side is not finite. log(softmax(z)) underflows to -inf there, and a log-softmax
@@ -92,13 +107,11 @@ inline double log_softmax_error() {
   const double* got = yours.data_ptr<double>();
   double error = 0;
   for (size_t i = 0; i < rows.size(); ++i) {
-    const double largest = *std::max_element(rows[i].begin(), rows[i].end());
-    double sum = 0;
-    for (const double z : rows[i]) sum += std::exp(z - largest);
+    const double normaliser = log_sum_exp(rows[i]);
     for (int64_t j = 0; j < classes; ++j) {
       const double value = got[static_cast<int64_t>(i) * classes + j];
       if (!std::isfinite(value)) return std::numeric_limits<double>::infinity();
-      const double expected = rows[i][static_cast<size_t>(j)] - largest - std::log(sum);
+      const double expected = rows[i][static_cast<size_t>(j)] - normaliser;
       error = std::max(error, std::fabs(value - expected) / (1 + std::fabs(expected)));
     }
   }
@@ -120,10 +133,7 @@ inline double cross_entropy_error() {
   if (!std::isfinite(yours)) return std::numeric_limits<double>::infinity();
   double expected = 0;
   for (size_t i = 0; i < rows.size(); ++i) {
-    const double largest = *std::max_element(rows[i].begin(), rows[i].end());
-    double sum = 0;
-    for (const double z : rows[i]) sum += std::exp(z - largest);
-    expected += largest + std::log(sum) - rows[i][static_cast<size_t>(targets[i])];
+    expected += log_sum_exp(rows[i]) - rows[i][static_cast<size_t>(targets[i])];
   }
   expected /= static_cast<double>(rows.size());
   return std::fabs(yours - expected) / (1 + std::fabs(expected));

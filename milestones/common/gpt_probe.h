@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "forward_probe.h"
+
 namespace milestone {
 
 namespace gpt_probe_detail {
@@ -30,12 +32,10 @@ inline Matrix zeros(int64_t rows, int64_t cols) {
   return {rows, cols, std::vector<double>(static_cast<size_t>(rows * cols), 0.0)};
 }
 
-// A 1-D parameter is a single row.
-inline Matrix values_of(const torch::Tensor& parameter) {
-  const torch::Tensor values = parameter.detach().to(torch::kDouble).contiguous();
-  const double* data = values.data_ptr<double>();
-  const int64_t rows = values.dim() == 2 ? values.size(0) : 1;
-  return {rows, values.numel() / rows, std::vector<double>(data, data + values.numel())};
+// A tensor's values as a matrix of its first dimension's rows (a 1-D one: a single row).
+inline Matrix matrix_of(const torch::Tensor& t) {
+  const int64_t rows = t.dim() == 2 ? t.size(0) : 1;
+  return {rows, t.numel() / rows, values_of(t)};
 }
 
 // x W^T + b, as nn::Linear defines it (W is (out, in)); `bias` may be empty.
@@ -106,7 +106,7 @@ inline double gpt_forward_error(torch::models::GPT& gpt, const torch::Tensor& to
   const auto& options = gpt->options;
   const int64_t embed_dim = options.embed_dim(), seq = tokens.size(1);
   auto parameters = gpt->named_parameters();
-  const auto parameter = [&](const std::string& name) { return d::values_of(parameters[name]); };
+  const auto parameter = [&](const std::string& name) { return d::matrix_of(parameters[name]); };
 
   const torch::Tensor ids = tokens.to(torch::kLong).contiguous();
   const int64_t* id = ids.data_ptr<int64_t>();
@@ -134,9 +134,8 @@ inline double gpt_forward_error(torch::models::GPT& gpt, const torch::Tensor& to
   const d::Matrix expected = d::linear(d::layer_norm(x, parameter("final_norm.weight"), parameter("final_norm.bias")),
                                        parameter("lm_head.weight"), nullptr);
 
-  const torch::Tensor yours = gpt->forward(tokens).detach().to(torch::kDouble).contiguous();
-  if (yours.numel() != expected.rows * expected.cols) return std::numeric_limits<double>::infinity();
-  const double* got = yours.data_ptr<double>();
+  const std::vector<double> got = values_of(gpt->forward(tokens));
+  if (got.size() != expected.values.size()) return std::numeric_limits<double>::infinity();
   double error = 0;
   for (size_t k = 0; k < expected.values.size(); ++k) {
     if (!std::isfinite(got[k])) return std::numeric_limits<double>::infinity();
@@ -158,7 +157,7 @@ inline double embedding_backward_error() {
   const torch::Tensor g = torch::tensor(upstream).reshape({static_cast<int64_t>(ids.size()), width});
   (embed(torch::tensor(ids)) * g).sum().backward();
   if (!embed->weight.grad().defined()) return std::numeric_limits<double>::infinity();
-  const gpt_probe_detail::Matrix got = gpt_probe_detail::values_of(embed->weight.grad());
+  const gpt_probe_detail::Matrix got = gpt_probe_detail::matrix_of(embed->weight.grad());
   double error = 0;
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t c = 0; c < width; ++c) {
@@ -199,8 +198,8 @@ inline double layer_norm_error() {
   (y * torch::tensor(g_values).reshape({rows, features})).sum().backward();
   if (!x.grad().defined() || !norm->weight.grad().defined() || !norm->bias.grad().defined())
     return std::numeric_limits<double>::infinity();
-  const d::Matrix y_got = d::values_of(y), dx_got = d::values_of(x.grad());
-  const d::Matrix dw_got = d::values_of(norm->weight.grad()), db_got = d::values_of(norm->bias.grad());
+  const d::Matrix y_got = d::matrix_of(y), dx_got = d::matrix_of(x.grad());
+  const d::Matrix dw_got = d::matrix_of(norm->weight.grad()), db_got = d::matrix_of(norm->bias.grad());
   double error = 0;
   const auto compare = [&error](double got, double expected) {
     error = std::isfinite(got) ? std::max(error, std::fabs(got - expected) / (1 + std::fabs(expected)))
