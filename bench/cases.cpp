@@ -4,9 +4,9 @@
 // Each result is one JSON line (bench/harness.h); scripts/bench runs the programs and compares.
 #include <cstdio>
 #include <exception>
-#include <stdexcept>
 #include <functional>
 #include <limits>
+#include <stdexcept>
 #include <tuple>
 #include <string>
 #include <vector>
@@ -105,10 +105,12 @@ void reset_allocator_counts() {
 
 template <typename Body>
 void run_and_print(const std::string& name, const bench::Options& options, double flops, Body&& body,
-                   bench::Fields extra = bench::Fields::object()) {
+                   bench::Fields extra = bench::Fields::object(),
+                   const std::function<bench::Fields(const bench::Timing&)>& from_timing = nullptr) {
   reset_allocator_counts();
   const bench::Timing timing = bench::measure(body, options.budget());
   extra.update(allocator_report());
+  if (from_timing) extra.update(from_timing(timing));  // figures derived from the time, e.g. examples/s
   bench::print_result(name, BENCH_IMPL, options.threads, timing, flops, extra);
 }
 
@@ -432,7 +434,11 @@ void dataloader_case(const std::string& name, size_t workers, const bench::Optio
                     for (auto& batch : *loader) seen += batch.data.size(0);
                     if (seen != examples) throw std::runtime_error("the epoch lost examples");
                   },
-                  {{"workers", workers}, {"examples_per_epoch", examples}});
+                  {{"workers", workers}, {"examples_per_epoch", examples}},
+                  // The loader's throughput: what a training step can be fed at most.
+                  [examples](const bench::Timing& t) {
+                    return bench::Fields{{"examples_per_s", static_cast<double>(examples) / (t.median_us * 1e-6)}};
+                  });
   } catch (const std::exception& error) {
     bench::print_unavailable(name, BENCH_IMPL, options.threads, std::string("failed: ") + error.what());
   }
@@ -473,7 +479,7 @@ std::vector<Case> all_cases() {
                    [](const bench::Options& o) { add_case("add_1_grad", true, false, o); }});
   cases.push_back({"add_1_backward", "(a + b).backward() round trip",
                    [](const bench::Options& o) { add_case("add_1_backward", true, true, o); }});
-  for (size_t workers : {0, 2}) {
+  for (size_t workers : {0, 1, 2}) {
     const std::string name = "dataloader_workers_" + std::to_string(workers);
     cases.push_back({name, "one epoch, 1024 Fashion-MNIST-shaped examples, per-example blur + normalise, batch 64, workers(" +
                                std::to_string(workers) + ")",

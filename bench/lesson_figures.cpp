@@ -10,13 +10,22 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <fstream>
 #include <functional>
+#include <memory>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include "runtime/fast_kernels.h"
 #include "tinytorch/acceleration_kernels.h"
@@ -351,6 +360,482 @@ void lesson_10(const std::vector<std::string>& files) {
   }
 }
 
+// ---- Lesson 21: the input pipeline ----
+
+// The lesson's pipeline: Fashion-MNIST's bytes (one uint8 a pixel, as the files store them), turned into
+// a training batch by a transform written with torch ops, batch 64.
+constexpr int64_t kLoaderBatch = 64;
+constexpr int64_t kPixels = 28 * 28, kPaddedPixels = 32 * 32;
+constexpr double kFashionMean = 0.2860, kFashionStd = 0.3530;  // of the training images' pixels in [0, 1]
+
+struct ByteImages {
+  torch::Tensor images;   // [N, 1, 28, 28] uint8
+  torch::Tensor targets;  // [N] int64
+  bool real = false;      // Fashion-MNIST's files, or random bytes of the same shapes
+};
+
+ByteImages load_byte_images() {
+  namespace datasets = torch::data::datasets;
+  const std::string root = datasets::fashion_mnist_root();
+  if (datasets::mnist_files_present(root)) {
+    datasets::MNIST train(root);  // float in [0, 1]: the bytes divided by 255, so this gives them back exactly
+    return {train.images().mul(255).round().to(torch::kByte), train.targets(), true};
+  }
+  torch::manual_seed(0);
+  return {torch::randint(0, 256, {60000, 1, 28, 28}).to(torch::kByte), torch::randint(0, 10, {60000}), false};
+}
+
+// Example i: views of row i, nothing copied (module 05's TensorDataset, with uint8 images).
+class ByteImageDataset : public torch::data::datasets::Dataset<ByteImageDataset> {
+ public:
+  ByteImageDataset(torch::Tensor images, torch::Tensor targets)
+      : images_(std::move(images)), targets_(std::move(targets)) {}
+  torch::data::Example<> get(size_t index) override {
+    const auto i = static_cast<int64_t>(index);
+    return {images_[i], targets_[i]};
+  }
+  torch::optional<size_t> size() const override { return static_cast<size_t>(images_.size(0)); }
+
+ private:
+  torch::Tensor images_, targets_;
+};
+
+// Decode (uint8 -> float), normalise, random crop (pad 2, crop 28), random horizontal flip: one example,
+// torch ops only (LibTorch's C++ transforms stop at Normalize, Stack and Lambda). The random numbers come
+// from the generator of the thread that loads the batch: a worker's own, seeded per batch.
+struct AugmentImage : public torch::data::transforms::TensorTransform<> {
+  torch::Tensor operator()(torch::Tensor pixels) override {
+    torch::Tensor x = pixels.to(torch::kFloat).div_(255);                 // decode
+    x.sub_(kFashionMean).div_(kFashionStd);                                // normalise
+    x = torch::constant_pad_nd(x, {2, 2, 2, 2});                          // [1, 32, 32]
+    const torch::Tensor offsets = torch::randint(0, 5, {2});
+    const int64_t* offset = offsets.data_ptr<int64_t>();
+    x = x.narrow(1, offset[0], 28).narrow(2, offset[1], 28);              // the crop: a view
+    return torch::randint(0, 2, {1}).item<int64_t>() == 1 ? x.flip({2}) : x.contiguous();
+  }
+};
+
+using AugmentedDataset = torch::data::datasets::MapDataset<
+    torch::data::datasets::MapDataset<ByteImageDataset, AugmentImage>, torch::data::transforms::Stack<>>;
+
+AugmentedDataset augmented(const ByteImages& data) {
+  return ByteImageDataset(data.images, data.targets).map(AugmentImage()).map(torch::data::transforms::Stack<>());
+}
+
+double thread_cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+double process_cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+long major_page_faults() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_majflt;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// One epoch of a loader without a model: the wall time, the CPU time of the thread that iterates (the
+// caller) and of the whole process (caller and workers).
+struct EpochTimes {
+  double wall_s = 0, caller_cpu_s = 0, process_cpu_s = 0;
+  int64_t examples = 0, batches = 0;
+};
+
+template <typename Loader>
+EpochTimes time_epoch(Loader& loader) {
+  EpochTimes t;
+  const double caller_start = thread_cpu_seconds(), process_start = process_cpu_seconds();
+  const auto start = std::chrono::steady_clock::now();
+  for (auto& batch : loader) {
+    t.examples += batch.data.size(0);
+    ++t.batches;
+  }
+  t.wall_s = seconds_since(start);
+  t.caller_cpu_s = thread_cpu_seconds() - caller_start;
+  t.process_cpu_s = process_cpu_seconds() - process_start;
+  return t;
+}
+
+// The fastest of three epochs of the same loader (the later ones also exercise reset()): on a shared
+// machine the fastest is the one least disturbed by other programs.
+template <typename Loader>
+EpochTimes fastest_epoch(Loader& loader) {
+  EpochTimes best = time_epoch(loader);
+  for (int e = 1; e < 3; ++e) {
+    const EpochTimes t = time_epoch(loader);
+    if (t.wall_s < best.wall_s) best = t;
+  }
+  return best;
+}
+
+// A model and its optimiser: one training step of SGD on a batch.
+struct Trainer {
+  torch::nn::Sequential model;
+  std::unique_ptr<torch::optim::SGD> sgd;
+
+  explicit Trainer(torch::nn::Sequential net)
+      : model(std::move(net)), sgd(std::make_unique<torch::optim::SGD>(model->parameters(), torch::optim::SGDOptions(0.01))) {}
+  void step(const torch::data::Example<>& batch) {
+    sgd->zero_grad();
+    torch::nn::functional::cross_entropy(model->forward(batch.data), batch.target).backward();
+    sgd->step();
+  }
+};
+
+torch::nn::Sequential make_mlp() {
+  namespace nn = torch::nn;
+  return nn::Sequential(nn::Flatten(), nn::Linear(784, 128), nn::ReLU(), nn::Linear(128, 10));
+}
+
+// Milestone 03's LeNet-5 (lesson 14's), on 28 x 28 images.
+torch::nn::Sequential make_lenet() {
+  namespace nn = torch::nn;
+  return nn::Sequential(nn::Conv2d(nn::Conv2dOptions(1, 6, 5).padding(2)), nn::ReLU(), nn::MaxPool2d(2),
+                        nn::Conv2d(6, 16, 5), nn::ReLU(), nn::MaxPool2d(2), nn::Flatten(), nn::Linear(16 * 5 * 5, 120),
+                        nn::ReLU(), nn::Linear(120, 84), nn::ReLU(), nn::Linear(84, 10));
+}
+
+// Milliseconds per step over `steps` batches taken from the loader while training (the loader's time
+// that the steps did not hide included); the loader is destroyed after the loop breaks.
+double ms_per_step_from_loader(Trainer& trainer, const ByteImages& data, size_t workers, int64_t steps) {
+  auto loader = torch::data::make_data_loader(augmented(data), torch::data::DataLoaderOptions(kLoaderBatch).workers(workers));
+  int64_t done = 0;
+  auto start = std::chrono::steady_clock::now();
+  for (auto& batch : *loader) {
+    if (done == 2) start = std::chrono::steady_clock::now();  // the first batches fill the pipeline
+    trainer.step(batch);
+    if (++done == steps + 2) break;
+  }
+  return 1e3 * seconds_since(start) / static_cast<double>(steps);
+}
+
+// The transform of AugmentImage one stage at a time, over `count` examples, then Stack per batch of 64:
+// microseconds an example for each stage (steady_clock around each; its own cost is tens of ns).
+void print_stage_profile(const ByteImages& data, int64_t count) {
+  const char* names[] = {"get: two views (images[i], targets[i])", "decode: to(kFloat), div_(255)",
+                         "normalise: sub_, div_", "pad: constant_pad_nd to 32 x 32", "draw: randint x 2, item",
+                         "crop, not flipped: contiguous()", "crop, flipped: flip({2})",
+                         "Stack: 64 examples into a batch"};
+  double seconds[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  int64_t flipped = 0;
+  ByteImageDataset dataset(data.images, data.targets);
+  std::vector<torch::Tensor> batch;
+  auto mark = std::chrono::steady_clock::now();
+  const auto lap = [&](int stage) {
+    const auto now = std::chrono::steady_clock::now();
+    seconds[stage] += std::chrono::duration<double>(now - mark).count();
+    mark = now;
+  };
+  for (int64_t i = 0; i < count; ++i) {
+    mark = std::chrono::steady_clock::now();
+    const torch::data::Example<> example = dataset.get(static_cast<size_t>(i));
+    lap(0);
+    torch::Tensor x = example.data.to(torch::kFloat).div_(255);
+    lap(1);
+    x.sub_(kFashionMean).div_(kFashionStd);
+    lap(2);
+    x = torch::constant_pad_nd(x, {2, 2, 2, 2});
+    lap(3);
+    const torch::Tensor offsets = torch::randint(0, 5, {2});
+    const int64_t* offset = offsets.data_ptr<int64_t>();
+    const bool flip = torch::randint(0, 2, {1}).item<int64_t>() == 1;
+    lap(4);
+    x = x.narrow(1, offset[0], 28).narrow(2, offset[1], 28);
+    batch.push_back(flip ? x.flip({2}) : x.contiguous());
+    flipped += flip ? 1 : 0;
+    lap(flip ? 6 : 5);
+    if (static_cast<int64_t>(batch.size()) == kLoaderBatch) {
+      torch::stack(batch);
+      batch.clear();
+      lap(7);
+    }
+  }
+  double total = 0;
+  for (const double s : seconds) total += s;
+  // Per example of the epoch (a share of the time), and per example the stage ran on (the crop's two branches).
+  const int64_t ran_on[8] = {count, count, count, count, count, count - flipped, flipped, count};
+  std::printf("  where an example's time goes (one stage at a time, %lld examples, %lld flipped):\n",
+              static_cast<long long>(count), static_cast<long long>(flipped));
+  std::printf("    %-42s %14s %8s %22s\n", "stage", "us an example", "share", "us each time it runs");
+  for (int stage = 0; stage < 8; ++stage)
+    std::printf("    %-42s %14.2f %7.0f%% %22.2f\n", names[stage], 1e6 * seconds[stage] / static_cast<double>(count),
+                100 * seconds[stage] / total, 1e6 * seconds[stage] / static_cast<double>(std::max<int64_t>(1, ran_on[stage])));
+  std::printf("    %-42s %14.2f\n", "all stages", 1e6 * total / static_cast<double>(count));
+}
+
+// How many cores this run really had: the same arithmetic split over 1 and 2 threads. On a quiet
+// 2-core machine 2 threads are 2x faster; other programs' threads take turns on the cores and lower it.
+double arithmetic_speedup_on_two_threads() {
+  const auto spin = [](int64_t steps) {
+    volatile double sink = 0;
+    double x = 1.0;
+    for (int64_t i = 0; i < steps; ++i) x = x * 0.999999 + 1e-9;
+    sink = x;
+    (void)sink;
+  };
+  const int64_t steps = 200'000'000;
+  const double one = best_ms(2, [&] { spin(steps); });
+  const double two = best_ms(2, [&] {
+    std::thread other(spin, steps / 2);
+    spin(steps / 2);
+    other.join();
+  });
+  return one / two;
+}
+
+// The block device's readahead for the file at `path` (sysfs), in KiB; 0 when unknown.
+int64_t readahead_kib(const std::string& path) {
+  struct stat status {};
+  if (::stat(path.c_str(), &status) != 0) return 0;
+  const std::string device = "/sys/dev/block/" + std::to_string(major(status.st_dev)) + ":" +
+                             std::to_string(minor(status.st_dev));
+  for (const std::string& queue : {device + "/queue/read_ahead_kb", device + "/../queue/read_ahead_kb"}) {
+    std::ifstream in(queue);
+    int64_t kib = 0;
+    if (in >> kib) return kib;
+  }
+  return 0;
+}
+
+// Bytes this process caused to be read from storage (/proc/self/io's read_bytes); -1 when unknown.
+int64_t storage_bytes_read() {
+  std::ifstream in("/proc/self/io");
+  std::string key;
+  int64_t value = 0;
+  while (in >> key >> value)
+    if (key == "read_bytes:") return value;
+  return -1;
+}
+
+void lesson_21(const std::vector<std::string>& args) {
+  ThreadCount one(1);  // the model's ops on one thread: the cores are left to the loader's workers
+  const auto started = std::chrono::steady_clock::now();
+  const ByteImages data = load_byte_images();
+  const int64_t n = data.images.size(0);
+  std::printf("== Lesson 21: %s, %lld images of 1 x 28 x 28 uint8 (%.1f MB), batch %lld; model ops on 1 thread ==\n",
+              data.real ? "Fashion-MNIST's training images (the real files)" : "random bytes of Fashion-MNIST's shapes "
+              "(the files are missing: apt-get install dataset-fashion-mnist)",
+              static_cast<long long>(n), static_cast<double>(data.images.nbytes()) / 1e6,
+              static_cast<long long>(kLoaderBatch));
+
+  // -- Section 1: the transform's time per batch against one training step --
+  torch::manual_seed(21);
+  AugmentedDataset dataset = augmented(data);
+  std::vector<size_t> indices(kLoaderBatch);
+  const int64_t timed_batches = 50;
+  const double load_ms = best_ms(5, [&] {
+                           for (int64_t b = 0; b < timed_batches; ++b) {
+                             for (int64_t i = 0; i < kLoaderBatch; ++i) indices[i] = static_cast<size_t>((b * kLoaderBatch + i) % n);
+                             dataset.get_batch(indices);
+                           }
+                         }) / timed_batches;
+  const torch::data::Example<> sample = dataset.get_batch(indices);
+  const double batch_bytes = static_cast<double>(sample.data.nbytes() + sample.target.nbytes());
+  std::vector<torch::data::Example<>> in_memory;  // transformed once: "data in memory"
+  for (int64_t b = 0; b < 100; ++b) {
+    for (int64_t i = 0; i < kLoaderBatch; ++i) indices[i] = static_cast<size_t>(b * kLoaderBatch + i);
+    in_memory.push_back(dataset.get_batch(indices));
+  }
+  struct ModelCase {
+    const char* name;
+    torch::nn::Sequential (*make)();
+  };
+  const ModelCase models[] = {{"MLP 784-128-10", make_mlp}, {"LeNet-5", make_lenet}};
+  double step_ms[2] = {0, 0};
+  std::printf("\n== Lesson 21, section 1: one batch of %lld, transform against training step (fastest of 5) ==\n",
+              static_cast<long long>(kLoaderBatch));
+  std::printf("  load a batch (get 64 views, decode, normalise, crop, flip, Stack) %8.3f ms   (%.1f us an example)\n",
+              load_ms, 1e3 * load_ms / kLoaderBatch);
+  for (int m = 0; m < 2; ++m) {
+    torch::manual_seed(0);
+    Trainer trainer(models[m].make());
+    for (int w = 0; w < 5; ++w) trainer.step(in_memory[w]);  // warm up the allocator
+    step_ms[m] = best_ms(5, [&] {
+                   for (const auto& batch : in_memory) trainer.step(batch);
+                 }) / static_cast<double>(in_memory.size());
+    std::printf("  training step, %-16s (forward, cross-entropy, backward, SGD) %8.3f ms   load / step %.2f\n",
+                models[m].name, step_ms[m], load_ms / step_ms[m]);
+  }
+
+  // -- Section 2: the transform's roofline --
+  std::printf("\n== Lesson 21, section 2: the transform's roofline, per example ==\n");
+  // Each op reads its input and writes its output once (the batch's Stack included):
+  //   decode: 784 B in, 3,136 out; div_, sub_, div_: 3,136 in and out each; pad: 3,136 in, 4,096 out;
+  //   crop + flip (or contiguous): 3,136 in and out; Stack: 3,136 in and out.
+  const double float_bytes = 4.0 * kPixels;
+  const double bytes_read = kPixels + 6 * float_bytes;
+  const double bytes_written = 6 * float_bytes + 4.0 * kPaddedPixels;
+  const double bytes_moved = bytes_read + bytes_written;
+  const double flops = 3.0 * kPixels;            // div, sub, div per pixel (conversion, pad, crop, flip: none)
+  const double fused_bytes = kPixels + float_bytes;  // one pass: read the bytes, write the batch's floats
+  const double fused_flops = 2.0 * kPixels;          // x * a + b per pixel
+  const int64_t copy_bytes = int64_t{256} << 20;
+  std::vector<char> source(static_cast<size_t>(copy_bytes), 1), destination(static_cast<size_t>(copy_bytes), 0);
+  const double copy_ms = best_ms(5, [&] { std::memcpy(destination.data(), source.data(), source.size()); });
+  const double bandwidth = 2.0 * static_cast<double>(copy_bytes) / (copy_ms * 1e6);  // GB/s: read + write
+  const torch::Tensor tiny = torch::ones({1});
+  const int op_calls = 20000;
+  const double op_us = best_ms(3, [&] {
+                         for (int i = 0; i < op_calls; ++i) tiny.add(1);
+                       }) * 1e3 / op_calls;
+  const int ops_per_example = 9;  // to, div_, sub_, div_, constant_pad_nd, randint, randint, flip/contiguous, Stack's copy
+  const double measured_us = 1e3 * load_ms / kLoaderBatch;
+  std::printf("  memory bandwidth: copy of %lld MiB (std::memcpy, fastest of 5) %.2f GB/s (read + write)\n",
+              static_cast<long long>(copy_bytes >> 20), bandwidth);
+  std::printf("  as written: %.0f B read + %.0f B written = %.0f B, %.0f FLOP, %.3f FLOP/B -> %.2f us at %.2f GB/s\n",
+              bytes_read, bytes_written, bytes_moved, flops, flops / bytes_moved, bytes_moved / bandwidth / 1e3,
+              bandwidth);
+  std::printf("  fused, one pass: %.0f B, %.0f FLOP, %.2f FLOP/B -> %.2f us\n", fused_bytes, fused_flops,
+              fused_flops / fused_bytes, fused_bytes / bandwidth / 1e3);
+  std::printf("  one op on a 1-element tensor (tiny.add(1), fastest of 3): %.2f us; %d ops an example -> %.1f us of "
+              "fixed cost\n", op_us, ops_per_example, ops_per_example * op_us);
+  std::printf("  measured: %.1f us an example = %.0fx the bytes' time; predicted ops x op cost + bytes / bandwidth "
+              "= %.1f us\n", measured_us, measured_us / (bytes_moved / bandwidth / 1e3),
+              ops_per_example * op_us + bytes_moved / bandwidth / 1e3);
+  torch::manual_seed(21);
+  print_stage_profile(data, 100 * kLoaderBatch);
+
+  // -- Section 3: loader throughput against the worker count, and Amdahl --
+  std::printf("\n== Lesson 21, section 3: one epoch of %lld examples, no model (the fastest of 3 epochs) ==\n",
+              static_cast<long long>(n));
+  std::printf("  %7s %12s %10s %14s %15s %14s\n", "workers", "examples/s", "s/epoch", "caller CPU s", "process CPU s",
+              "caller share");
+  EpochTimes by_workers[5];
+  for (const size_t workers : {0, 1, 2, 4}) {
+    torch::manual_seed(21);
+    auto loader = torch::data::make_data_loader(augmented(data), torch::data::DataLoaderOptions(kLoaderBatch).workers(workers));
+    const EpochTimes t = fastest_epoch(*loader);
+    by_workers[workers] = t;
+    std::printf("  %7zu %12.0f %10.2f %14.3f %15.2f %13.1f%%\n", workers, t.examples / t.wall_s, t.wall_s, t.caller_cpu_s,
+                t.process_cpu_s, 100 * t.caller_cpu_s / t.process_cpu_s);
+  }
+  const double cores_had = arithmetic_speedup_on_two_threads();
+  std::printf("  the cores this run had: plain arithmetic split over 2 threads ran %.2fx faster than on 1 (2.00 on a "
+              "quiet 2-core machine)\n", cores_had);
+  const double serial = by_workers[1].caller_cpu_s / by_workers[1].process_cpu_s;
+  const double amdahl = 1.0 / (serial + (1 - serial) / 2);
+  std::printf("  serial fraction s (the caller's CPU share with 1 worker: sampler, jobs, hand-off; Stack runs in the "
+              "worker) = %.4f\n", serial);
+  std::printf("  1 -> 2 workers: measured %.2fx, Amdahl 1 / (s + (1 - s) / 2) = %.2fx; 2 -> 4 workers on %d cores: "
+              "%.2fx\n", by_workers[1].wall_s / by_workers[2].wall_s, amdahl, all_threads(),
+              by_workers[2].wall_s / by_workers[4].wall_s);
+  std::printf("  0 -> 1 worker: %.2fx (the loading is the same work, moved to another thread)\n",
+              by_workers[0].wall_s / by_workers[1].wall_s);
+
+  // -- Section 8: is the step input-bound? --
+  const int64_t steps = 100;
+  std::printf("\n== Lesson 21, section 8: ms per training step, %lld steps, the faster of 2 runs (data in memory: "
+              "batches transformed beforehand) ==\n", static_cast<long long>(steps));
+  std::printf("  %-16s %10s %16s %16s   %s\n", "model", "in memory", "workers(0)", "workers(2)",
+              "predicted from section 1 (x the step): workers(0), workers(2)");
+  for (int m = 0; m < 2; ++m) {
+    torch::manual_seed(0);
+    Trainer trainer(models[m].make());
+    for (int w = 0; w < 5; ++w) trainer.step(in_memory[w]);
+    const double memory_ms = best_ms(2, [&] {
+                               for (const auto& batch : in_memory) trainer.step(batch);
+                             }) / static_cast<double>(in_memory.size());
+    const double inline_ms = std::min(ms_per_step_from_loader(trainer, data, 0, steps),
+                                      ms_per_step_from_loader(trainer, data, 0, steps));
+    const double workers_ms = std::min(ms_per_step_from_loader(trainer, data, 2, steps),
+                                       ms_per_step_from_loader(trainer, data, 2, steps));
+    // On the calling thread the two add up; with 2 workers the step waits for the slowest of: its own
+    // work, a batch from 2 workers, and the cores shared by everything (load + step of CPU time a batch).
+    const double cores = std::min(2.0, static_cast<double>(all_threads()));
+    const double predicted_inline = load_ms + step_ms[m];
+    const double predicted_workers = std::max({step_ms[m], load_ms / 2, (load_ms + step_ms[m]) / cores});
+    std::printf("  %-16s %7.3f ms %8.3f ms %5.2fx %8.3f ms %5.2fx   %.3f ms %.2fx, %.3f ms %.2fx\n", models[m].name,
+                memory_ms, inline_ms, inline_ms / memory_ms, workers_ms, workers_ms / memory_ms, predicted_inline,
+                predicted_inline / step_ms[m], predicted_workers, predicted_workers / step_ms[m]);
+  }
+  std::printf("  (the ratios are against the step with data in memory; predicted: load + step on one thread, and\n"
+              "   max(step, load / 2, (load + step) / cores) with 2 workers on %d cores)\n", all_threads());
+
+  // -- Section 4 (memory) and 6: the queue's bytes and pin_memory's reuse --
+  std::printf("\n== Lesson 21, sections 4 and 6: bytes in flight and pin_memory, workers(2) ==\n");
+  {
+    // With and without pin_memory side by side, the fastest of 3 epochs each, so that both see the same load.
+    torch::manual_seed(21);
+    auto plain = torch::data::make_data_loader(augmented(data), torch::data::DataLoaderOptions(kLoaderBatch).workers(2));
+    auto loader = torch::data::make_data_loader(augmented(data),
+                                                torch::data::DataLoaderOptions(kLoaderBatch).workers(2).pin_memory(true));
+    double without_s = time_epoch(*plain).wall_s;
+    const EpochTimes t = time_epoch(*loader);
+    const auto stats = loader->pinned_memory().stats();  // after exactly one epoch
+    double with_s = t.wall_s;
+    for (int e = 1; e < 3; ++e) {
+      without_s = std::min(without_s, time_epoch(*plain).wall_s);
+      with_s = std::min(with_s, time_epoch(*loader).wall_s);
+    }
+    const size_t max_jobs = loader->pipeline()->max_jobs();
+    std::printf("  a batch: %.0f B (data %lld x 1 x 28 x 28 float32 + %lld int64 targets); max_jobs %zu (2 x workers): "
+                "%.0f B in flight at most, peak jobs in flight %zu\n", batch_bytes, static_cast<long long>(kLoaderBatch),
+                static_cast<long long>(kLoaderBatch), max_jobs, static_cast<double>(max_jobs) * batch_bytes,
+                loader->pipeline()->peak_jobs_in_flight());
+    std::printf("  pin_memory(true), one epoch: %lld batches, %lld tensors copied; blocks allocated %zu, reused %zu, "
+                "%zu B reserved\n", static_cast<long long>(t.batches), static_cast<long long>(2 * t.batches),
+                stats.blocks_allocated, stats.blocks_reused, stats.bytes_reserved);
+    std::printf("  s/epoch with pin_memory %.2f, without %.2f (side by side, the fastest of 3 epochs each)\n", with_s,
+                without_s);
+  }
+  const double batch_copy_ms = best_ms(20, [&] { sample.data.clone(); });
+  std::printf("  section 3: one more copy of a batch's data, cache-hot (what a process-based loader adds at least once): %.3f ms, %.1f%% "
+              "of loading it\n", batch_copy_ms, 100 * batch_copy_ms / load_ms);
+
+  // -- Section 7: a memory-mapped dataset, cold and warm --
+  if (!args.empty()) {
+    const std::string path = args.front() + "/lesson21-fashion-images.u8";
+    {
+      std::ofstream out(path, std::ios::binary | std::ios::trunc);
+      out.write(static_cast<const char*>(data.images.data_ptr()), static_cast<std::streamsize>(data.images.nbytes()));
+      if (!out) throw std::runtime_error("cannot write " + path);
+    }
+    // Written pages are dirty: write them back, then ask the kernel to drop them from the page cache,
+    // so that the first epoch finds the file on disk only.
+    const int fd = ::open(path.c_str(), O_RDONLY);
+    const bool evicted = fd >= 0 && ::fsync(fd) == 0 && ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) == 0;
+    if (fd >= 0) ::close(fd);
+    namespace datasets = torch::data::datasets;
+    auto mapped = datasets::MemoryMappedDataset(datasets::RecordFileOptions(path, {1, 28, 28}).dtype(torch::kByte))
+                      .map(AugmentImage())
+                      .map(torch::data::transforms::Stack<>());  // no targets file: the batches have none
+    torch::manual_seed(21);
+    auto loader = torch::data::make_data_loader(std::move(mapped), torch::data::DataLoaderOptions(kLoaderBatch));
+    std::printf("\n== Lesson 21, section 7: the same images memory-mapped from a file (%s), workers(0), shuffled ==\n",
+                path.c_str());
+    for (const char* epoch : {"first epoch (cold: page cache emptied)", "second epoch (warm)"}) {
+      const long faults = major_page_faults();
+      const int64_t read_before = storage_bytes_read();
+      const EpochTimes t = time_epoch(*loader);
+      const int64_t read_after = storage_bytes_read();
+      std::printf("  %-40s %6.2f s, %5ld major page faults, %6.1f MB read from the disk\n", epoch, t.wall_s,
+                  major_page_faults() - faults,
+                  read_before < 0 ? -1.0 : static_cast<double>(read_after - read_before) / 1e6);
+    }
+    std::printf("  the disk's readahead: %lld KiB a fault at most (read_ahead_kb in sysfs)\n",
+                static_cast<long long>(readahead_kib(path)));
+    if (!evicted) std::printf("  (the page cache could not be emptied: the first epoch was warm too)\n");
+    {
+      torch::manual_seed(21);
+      auto in_memory_loader = torch::data::make_data_loader(augmented(data), torch::data::DataLoaderOptions(kLoaderBatch));
+      std::printf("  %-40s %6.2f s (the same epoch from the tensor in memory, right after)\n", "in memory",
+                  time_epoch(*in_memory_loader).wall_s);
+    }
+    std::remove(path.c_str());
+  }
+  std::printf("\n  (lesson 21's figures took %.0f s)\n", seconds_since(started));
+}
+
 int run_lesson(const std::string& lesson, const std::vector<std::string>& files, const std::string& usage) {
   if (lesson == "10") {
     lesson_10(files);
@@ -364,6 +849,8 @@ int run_lesson(const std::string& lesson, const std::vector<std::string>& files,
     lesson_17();
   } else if (lesson == "18") {
     lesson_18();
+  } else if (lesson == "21") {
+    lesson_21(files);
   } else {
     std::fprintf(stderr, "error: no figures for lesson '%s'\n%s\n", lesson.c_str(), usage.c_str());
     return 2;
@@ -374,7 +861,7 @@ int run_lesson(const std::string& lesson, const std::vector<std::string>& files,
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::string usage = "usage: lesson_figures NN [files...] (NN: 10, 11, 12, 14, 17 or 18)";
+  const std::string usage = "usage: lesson_figures NN [files...] (NN: 10, 11, 12, 14, 17, 18 or 21)";
   if (argc < 2) {
     std::fprintf(stderr, "%s\n", usage.c_str());
     return 2;

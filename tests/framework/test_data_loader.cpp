@@ -255,7 +255,14 @@ TEST_CASE("an exception in a worker reaches the loop at its batch", "[data][load
     try {
       for (auto& batch : *loader) first_ids.push_back(values_of(batch.data)[0]);
       FAIL("the corrupt example did not raise");
+    } catch (const data::WorkerException& error) {
+      // From a worker thread, wrapped as LibTorch wraps it, the original kept inside.
+      CHECK(workers > 0);
+      CHECK(std::string(error.what()) ==
+            "Caught exception in DataLoader worker thread. Original message: example 13 is corrupt");
+      CHECK_THROWS_WITH(std::rethrow_exception(error.original_exception), "example 13 is corrupt");
     } catch (const std::runtime_error& error) {
+      CHECK(workers == 0);  // loaded on the calling thread: the dataset's own exception
       CHECK(std::string(error.what()) == "example 13 is corrupt");
     }
     CAPTURE(workers);

@@ -517,6 +517,13 @@ TEST_CASE("a threaded case that passes with a data race fails under ThreadSaniti
   messages.clear();
   CHECK(run_module_tests(toolchain, request, collect).all_passed());
   CHECK(said("unchanged since their last check"));
+  // `tito module test NN --tsan` asks for the check anyway.
+  messages.clear();
+  request.recheck_data_races = true;
+  CHECK(run_module_tests(toolchain, request, collect).all_passed());
+  CHECK_FALSE(said("unchanged since their last check"));
+  CHECK(said("checking the threaded cases for data races"));
+  request.recheck_data_races = false;
   messages.clear();
   request.confine_writes = true;
   CHECK(run_module_tests(toolchain, request, collect).all_passed());

@@ -32,11 +32,19 @@ set(tito_link_flags -pthread -lz)  # -lz: the MNIST reader in tinytorch_given us
 # Link flags that belong to one module: keep the objects nothing names (module 06's engine
 # registration; framework/CMakeLists.txt). tito adds them only when the module is part of the build.
 get_property(tito_module_keep_symbols GLOBAL PROPERTY TINYTORCH_MODULE_KEEP_SYMBOLS)
+# A module may have several entries; each module is one JSON key with all its flags.
 set(tito_module_link_entries "")
+set(tito_keep_modules "")
 foreach(entry ${tito_module_keep_symbols})
   string(REGEX MATCH "^[0-9]+" module "${entry}")
   string(REGEX REPLACE "^[0-9]+=" "" symbol "${entry}")
-  list(APPEND tito_module_link_entries "\"${module}\": [\"-Wl,-u,${symbol}\"]")
+  list(APPEND tito_keep_modules ${module})
+  list(APPEND tito_keep_flags_${module} "\"-Wl,-u,${symbol}\"")
+endforeach()
+list(REMOVE_DUPLICATES tito_keep_modules)
+foreach(module ${tito_keep_modules})
+  string(JOIN ", " flags ${tito_keep_flags_${module}})
+  list(APPEND tito_module_link_entries "\"${module}\": [${flags}]")
 endforeach()
 string(JOIN ",\n    " tito_module_link_json ${tito_module_link_entries})
 if(TINYTORCH_SANITIZE)

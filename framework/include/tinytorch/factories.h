@@ -36,6 +36,19 @@ Tensor randn(IntArrayRef size, TensorOptions options = {});  // standard normal
 Tensor randint(int64_t high, IntArrayRef size, TensorOptions options = kLong);  // [0, high)
 Tensor randint(int64_t low, int64_t high, IntArrayRef size, TensorOptions options = kLong);
 
+namespace detail {
+// From seed_this_thread(seed) until forget_thread_seed(), the random factories on the calling thread
+// draw from a generator of that thread's own, seeded `seed`, instead of the shared one manual_seed()
+// seeds. A DataLoader worker does this before each batch (module 21): its random transforms are then
+// reproducible, whichever worker loads the batch, and never race with the other threads.
+void seed_this_thread(uint64_t seed);
+void forget_thread_seed();
+// A seed read from the shared generator's state without advancing it: manual_seed() fixes it, and a
+// DataLoader with workers leaves the shared stream exactly where workers(0) leaves it (the next
+// epoch's shuffle does not depend on the worker count).
+uint64_t peek_seed();
+}  // namespace detail
+
 // Same size (and, for dense layouts, same strides) as `self`; dtype from options or from self.
 Tensor empty_like(const Tensor& self, TensorOptions options = {});
 Tensor zeros_like(const Tensor& self, TensorOptions options = {});

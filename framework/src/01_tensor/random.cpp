@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -15,10 +16,16 @@
 namespace tinytorch {
 namespace {
 
-std::mt19937_64& generator() {
+std::mt19937_64& shared_generator() {
   static std::mt19937_64 engine(5489u);  // a fixed default seed: runs are reproducible by default
   return engine;
 }
+
+// Set on a DataLoader worker thread (detail::seed_this_thread): its draws come from here and never
+// touch the shared engine, which is not thread-safe.
+thread_local std::optional<std::mt19937_64> t_thread_generator;
+
+std::mt19937_64& generator() { return t_thread_generator ? *t_thread_generator : shared_generator(); }
 
 // A fresh tensor of draws. The narrow dtypes draw in their computation type (float for Half and
 // BFloat16, int64 for the small integers) and convert.
@@ -148,7 +155,16 @@ Tensor& random_fill(const Tensor& self, int64_t from, int64_t to_inclusive, cons
 
 }  // namespace
 
-void manual_seed(uint64_t seed) { generator().seed(seed); }
+void manual_seed(uint64_t seed) { shared_generator().seed(seed); }
+
+namespace detail {
+void seed_this_thread(uint64_t seed) { t_thread_generator.emplace(seed); }
+void forget_thread_seed() { t_thread_generator.reset(); }
+uint64_t peek_seed() {
+  std::mt19937_64 copy = shared_generator();
+  return copy();
+}
+}  // namespace detail
 
 Tensor rand(IntArrayRef size, TensorOptions options) {
   TT_CHECK(isFloatingType(options.dtype().toScalarType()), "\"check_uniform_bounds\" not implemented for '",

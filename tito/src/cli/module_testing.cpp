@@ -64,6 +64,7 @@ struct TestOptions {
   bool verbose = false;   // the compiler's and the program's whole output
   bool json = false;      // the report as JSON on stdout, nothing else there
   std::string filter;     // Catch2 test spec: a name, a wildcard or tags
+  bool tsan = false;      // check the [threads] cases with ThreadSanitizer even if unchanged since the last check
 };
 
 // Shows that a long test case is alive: on a terminal one line redrawn in place; elsewhere (logs,
@@ -120,6 +121,7 @@ TestRun run_tests(const Session& session, const ModuleInfo& module, const TestOp
   request.time_limit_s = module.time_limit_s;
   request.memory_limit_mb = module.memory_limit_mb;
   request.filter = options.filter;
+  request.recheck_data_races = options.tsan;
   fs::create_directories(request.build_dir);
 
   const Terminal& out = terminal();
@@ -412,6 +414,9 @@ void register_module_testing_commands(CLI::App& group, CommandRegistry& registry
                    "Only these cases: a name, a wildcard (\"matmul*\") or tags (\"[matmul]\"), as Catch2 reads them");
   test->add_flag("--json", test_options->json, "Print the report as JSON (each case: name, points, status, failure)");
   test->add_flag("-v,--verbose", test_options->verbose, "Show the compiler's and the test program's whole output");
+  test->add_flag("--tsan", test_options->tsan,
+                 "Check the cases tagged [threads] for data races with ThreadSanitizer even when nothing changed since "
+                 "a check that found none (the check runs by itself once every case passes)");
   on_chosen(test, registry, [options, test_number, test_options] { return run_test(*options, *test_number, *test_options); });
 
   auto* complete = group.add_subcommand("complete", "Run the tests again and, if all pass, record the module as completed");

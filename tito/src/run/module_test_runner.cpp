@@ -767,7 +767,7 @@ void find_data_races(const Toolchain& toolchain, const ModuleTestRequest& reques
   const fs::path race_free_stamp = build.dir / "race-free.sha256";
   const std::string fingerprint = race_check_fingerprint(build.session.binary, threaded);
   const bool remember = !request.confine_writes;
-  if (remember) {
+  if (remember && !request.recheck_data_races) {
     std::ifstream stamp(race_free_stamp);
     std::string checked;
     if (std::getline(stamp, checked) && checked == fingerprint) {

@@ -86,6 +86,9 @@ struct ModuleTestRequest {
   // Cases tagged [threads] that passed are run again with ThreadSanitizer once no case failed; a data
   // race fails the case (a race can give the right result by chance, so passing proves nothing).
   bool find_data_races = true;
+  // Check them even when the code and the cases are unchanged since a check that found no race
+  // (`tito module test NN --tsan`): a race that did not show in one run may show in the next.
+  bool recheck_data_races = false;
   LiveStatus live_status;  // shows that a long case is alive
   // Where the learner's objects are compiled, shared by every module test and milestone of a
   // workspace (so a file is compiled once per change); empty: inside build_dir.

@@ -8,26 +8,29 @@
 //   for (auto& batch : *loader) { ... batch.data ... batch.target ... }
 //
 // Every `for` over the loader is one epoch: begin() resets the sampler (a RandomSampler draws a new
-// order). With workers(n) > 0, n threads, each with its own copy of the dataset, load up to
-// max_jobs (2n) batches ahead while the caller works on the current one; the batches come back in
-// the sampler's order (enforce_ordering), so an epoch yields exactly what it yields with 0 workers.
+// order). With workers(0) (module 05) each batch is loaded on the calling thread when the loop asks
+// for it. With workers(n) > 0 (module 21) n threads, each with its own copy of the dataset, load up to
+// max_jobs (default 2n) batches ahead while the caller works on the current one, through a
+// detail::BatchPipeline (data/detail/batch_pipeline.h); with enforce_ordering (the default) the batches
+// come back in the sampler's order, so an epoch yields exactly what it yields with 0 workers. Each
+// worker draws random numbers from a generator of its own, seeded per batch from one seed per epoch
+// (drawn under torch::manual_seed): random transforms give the same batches for any worker count >= 1.
+// An exception thrown while a worker loads a batch is rethrown by the loop as a WorkerException
+// carrying the worker's message, as in LibTorch.
 //
-// Deviations from LibTorch: no timeout option; an exception thrown while a worker loads a batch is
-// rethrown as is by the loop (LibTorch wraps it in a WorkerException).
-#include <condition_variable>
+// Deviations from LibTorch: no timeout option; pin_memory(true) (from PyTorch's Python loader) copies
+// each batch of tensors into reused buffers of a PinnedMemoryPool.
 #include <cstddef>
-#include <deque>
-#include <exception>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
-#include <thread>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "tinytorch/data/dataloader_options.h"
+#include "tinytorch/data/detail/batch_pipeline.h"
+#include "tinytorch/data/example.h"
+#include "tinytorch/data/pinned_memory.h"
 #include "tinytorch/data/samplers/random.h"
 #include "tinytorch/errors.h"
 
@@ -74,10 +77,27 @@ class StatelessDataLoader {
   StatelessDataLoader(Dataset dataset, Sampler sampler, DataLoaderOptions options)
       : options_(options), sampler_(std::move(sampler)) {
     TT_CHECK(options_.batch_size > 0, "DataLoaderOptions: batch_size must be at least 1, but got 0");
-    for (size_t w = 0; w < options_.workers; ++w) {
-      workers_.emplace_back([this, dataset]() mutable { this->worker_thread(dataset); });
+    TT_CHECK(!options_.pin_memory || kPinnable,
+             "DataLoaderOptions: pin_memory(true) copies batches of tensors, but this dataset's batches are not "
+             "tensors; map the dataset with torch::data::transforms::Stack<>() first");
+    if (options_.pin_memory) {
+      TT_CHECK(&tinytorch_pinned_memory_registration != nullptr,
+               "DataLoaderOptions: pin_memory(true) copies batches into module 21's PinnedMemoryPool (Parallel data "
+               "loading), which this build does not include; drop pin_memory(true), or start module 21 "
+               "(tito module start 21)");
+      pinned_memory_ = std::make_unique<PinnedMemoryPool>();
     }
-    if (options_.workers == 0) main_thread_dataset_ = std::make_unique<Dataset>(std::move(dataset));
+    if (options_.workers == 0) {
+      main_thread_dataset_ = std::make_unique<Dataset>(std::move(dataset));
+      return;
+    }
+    TT_CHECK(detail::parallel_data_linked(), "DataLoaderOptions: workers(", options_.workers,
+             ") loads batches on worker threads, module 21's BatchPipeline (Parallel data loading), which this build "
+             "does not include; use workers(0) to load on this thread, or start module 21 (tito module start 21)");
+    // Every worker gets its own copy of the dataset (LibTorch does the same), so that a dataset's
+    // get() never runs on two threads at once.
+    for (size_t w = 0; w < options_.workers; ++w) worker_datasets_.push_back(std::make_unique<Dataset>(dataset));
+    pipeline_ = std::make_unique<detail::BatchPipeline>(options_.workers, options_.max_jobs, options_.enforce_ordering);
   }
 
   StatelessDataLoader(const StatelessDataLoader&) = delete;
@@ -86,7 +106,7 @@ class StatelessDataLoader {
 
   // Starts an epoch.
   Iterator begin() {
-    TT_CHECK(in_flight_jobs() == 0,
+    TT_CHECK(pipeline_ == nullptr || pipeline_->jobs_in_flight() == 0,
              "Attempted to get a new DataLoader iterator while another iterator is not yet exhausted");
     reset();
     return Iterator(this);
@@ -95,31 +115,24 @@ class StatelessDataLoader {
 
   // Stops the worker threads (the destructor does it too).
   void join() {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (joined_) return;
-      joined_ = true;
-      quit_ = true;
-      jobs_.clear();
-    }
-    job_ready_.notify_all();
-    for (auto& worker : workers_) worker.join();
+    if (pipeline_ != nullptr) pipeline_->join();
   }
 
   const FullDataLoaderOptions& options() const noexcept { return options_; }
 
- private:
-  struct Job {
-    size_t epoch;
-    size_t sequence_number;
-    BatchRequestType request;
-  };
-  struct Result {
-    std::optional<BatchType> batch;
-    std::exception_ptr exception;
-  };
+  // The buffers pin_memory(true) copies batches into (its statistics show the reuse).
+  const PinnedMemoryPool& pinned_memory() const {
+    TT_CHECK(pinned_memory_ != nullptr, "DataLoader::pinned_memory: this loader copies no batches (its options say "
+                                        "pin_memory(false)); set DataLoaderOptions().pin_memory(true)");
+    return *pinned_memory_;
+  }
+  // The worker pool of workers(n) > 0, or null with workers(0): its counters show the backpressure.
+  const detail::BatchPipeline* pipeline() const noexcept { return pipeline_.get(); }
 
-  size_t in_flight_jobs() const { return options_.workers > 0 ? jobs_pushed_ - jobs_yielded_ : 0; }
+ private:
+  static constexpr bool kPinnable = std::is_same<BatchType, Example<>>::value ||
+                                    std::is_same<BatchType, TensorExample>::value ||
+                                    std::is_same<BatchType, Tensor>::value;
 
   // The next batch's indices, or nullopt at the end of the epoch (drop_last ends it before a short batch).
   std::optional<BatchRequestType> get_batch_request() {
@@ -129,98 +142,56 @@ class StatelessDataLoader {
     return indices;
   }
 
-  void reset() {
-    sampler_.reset();
-    {
-      // Jobs and results of an earlier epoch, if any, are forgotten; a worker still busy with one
-      // drops its result because its epoch number is stale.
-      std::lock_guard<std::mutex> lock(mutex_);
-      ++epoch_;
-      jobs_.clear();
-      results_.clear();
-    }
-    jobs_pushed_ = 0;
-    jobs_yielded_ = 0;
-    prefetch(options_.max_jobs);
+  BatchType load(Dataset& dataset, BatchRequestType request) {
+    BatchType batch = dataset.get_batch(std::move(request));
+    if (options_.pin_memory) pin(batch);
+    return batch;
   }
 
-  void prefetch(size_t requested_jobs) {
-    for (size_t r = 0; r < requested_jobs; ++r) {
-      auto request = get_batch_request();
-      if (!request) break;
-      {
-        std::lock_guard<std::mutex> lock(mutex_);
-        jobs_.push_back(Job{epoch_, jobs_pushed_++, std::move(*request)});
-      }
-      job_ready_.notify_one();
+  void pin(BatchType& batch) {
+    if constexpr (std::is_same<BatchType, Example<>>::value) {
+      batch.data = pinned_memory_->copy_of(batch.data);
+      if (batch.target.defined()) batch.target = pinned_memory_->copy_of(batch.target);
+    } else if constexpr (std::is_same<BatchType, TensorExample>::value) {
+      batch.data = pinned_memory_->copy_of(batch.data);
+    } else if constexpr (std::is_same<BatchType, Tensor>::value) {
+      batch = pinned_memory_->copy_of(batch);
     }
+  }
+
+  void reset() {
+    sampler_.reset();
+    if (pipeline_ == nullptr) return;
+    // Each job loads one batch of the sampler's next indices with the worker's dataset; the pipeline
+    // calls this source on this thread, up to max_jobs ahead of the loop.
+    pipeline_->start_epoch([this]() -> std::optional<detail::BatchPipeline::Job> {
+      auto request = get_batch_request();
+      if (!request) return std::nullopt;
+      return detail::BatchPipeline::Job(
+          [this, request = std::move(*request)](size_t worker) mutable -> detail::BatchPipeline::Batch {
+            return std::make_shared<BatchType>(load(*worker_datasets_[worker], std::move(request)));
+          });
+    });
   }
 
   std::optional<BatchType> next() {
-    if (options_.workers == 0) {
+    if (pipeline_ == nullptr) {
       auto request = get_batch_request();
       if (!request) return std::nullopt;
-      return main_thread_dataset_->get_batch(std::move(*request));
+      return load(*main_thread_dataset_, std::move(*request));
     }
-    if (jobs_yielded_ == jobs_pushed_) return std::nullopt;  // every requested batch was handed out
-    Result result;
-    {
-      std::unique_lock<std::mutex> lock(mutex_);
-      auto ready = [this] {
-        if (results_.empty()) return false;
-        return !options_.enforce_ordering || results_.begin()->first == jobs_yielded_;
-      };
-      result_ready_.wait(lock, ready);
-      auto first = results_.begin();
-      result = std::move(first->second);
-      results_.erase(first);
-    }
-    ++jobs_yielded_;
-    if (result.exception) std::rethrow_exception(result.exception);
-    prefetch(1);
-    return std::move(result.batch);
-  }
-
-  void worker_thread(Dataset& dataset) {
-    while (true) {
-      Job job;
-      {
-        std::unique_lock<std::mutex> lock(mutex_);
-        job_ready_.wait(lock, [this] { return quit_ || !jobs_.empty(); });
-        if (quit_) return;
-        job = std::move(jobs_.front());
-        jobs_.pop_front();
-      }
-      Result result;
-      try {
-        result.batch = dataset.get_batch(std::move(job.request));
-      } catch (...) {
-        result.exception = std::current_exception();
-      }
-      {
-        std::lock_guard<std::mutex> lock(mutex_);
-        if (job.epoch != epoch_) continue;  // the loop moved on to a new epoch meanwhile
-        results_.emplace(job.sequence_number, std::move(result));
-      }
-      result_ready_.notify_one();
-    }
+    auto batch = pipeline_->next();
+    if (!batch) return std::nullopt;
+    return std::move(*std::static_pointer_cast<BatchType>(*batch));
   }
 
   const FullDataLoaderOptions options_;
   Sampler sampler_;
-  std::unique_ptr<Dataset> main_thread_dataset_;
-  std::vector<std::thread> workers_;
-
-  std::mutex mutex_;  // guards everything below except the two counters, which only the caller's thread uses
-  std::condition_variable job_ready_;
-  std::condition_variable result_ready_;
-  std::deque<Job> jobs_;
-  std::map<size_t, Result> results_;  // by sequence number: the smallest comes first
-  size_t epoch_ = 0;
-  bool quit_ = false;
-  bool joined_ = false;
-  size_t jobs_pushed_ = 0;   // sequence number of the next job of this epoch
-  size_t jobs_yielded_ = 0;  // batches handed to the caller this epoch
+  std::unique_ptr<PinnedMemoryPool> pinned_memory_;         // pin_memory(true)
+  std::unique_ptr<Dataset> main_thread_dataset_;           // workers(0)
+  std::vector<std::unique_ptr<Dataset>> worker_datasets_;  // workers(n): one per worker
+  // Declared last, so destroyed first: its threads stop before the datasets they use go away.
+  std::unique_ptr<detail::BatchPipeline> pipeline_;
 };
 
 // A loader over `dataset` with an explicit sampler.

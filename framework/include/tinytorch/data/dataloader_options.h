@@ -33,6 +33,9 @@ struct DataLoaderOptions {
   TT_DATALOADER_ARG_(bool, enforce_ordering, true)
   // Skip the last batch of an epoch when it has fewer than batch_size examples.
   TT_DATALOADER_ARG_(bool, drop_last, false)
+  // Copy every batch into a reused buffer of a PinnedMemoryPool (tinytorch/data/pinned_memory.h) before
+  // handing it out: PyTorch's DataLoader(pin_memory=True); LibTorch's C++ options have no such field.
+  TT_DATALOADER_ARG_(bool, pin_memory, false)
 #undef TT_DATALOADER_ARG_
 };
 
@@ -43,13 +46,15 @@ struct FullDataLoaderOptions {
         workers(options.workers()),
         max_jobs(options.max_jobs().value_or(2 * options.workers())),
         enforce_ordering(options.enforce_ordering()),
-        drop_last(options.drop_last()) {}
+        drop_last(options.drop_last()),
+        pin_memory(options.pin_memory()) {}
 
   size_t batch_size;
   size_t workers;
   size_t max_jobs;
   bool enforce_ordering;
   bool drop_last;
+  bool pin_memory;
 };
 
 }  // namespace data

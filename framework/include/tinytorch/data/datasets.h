@@ -3,6 +3,7 @@
 #include "tinytorch/data/datasets/base.h"
 #include "tinytorch/data/datasets/cifar10.h"
 #include "tinytorch/data/datasets/map.h"
+#include "tinytorch/data/datasets/memory_mapped.h"
 #include "tinytorch/data/datasets/mnist.h"
 #include "tinytorch/data/datasets/tensor.h"
 #include "tinytorch/data/datasets/tinydigits.h"
