@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <tuple>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "harness.h"
@@ -444,6 +445,34 @@ void dataloader_case(const std::string& name, size_t workers, const bench::Optio
   }
 }
 
+// ---- 7. Small ops on two threads at once: does the library scale when two threads allocate? ----
+
+// 784-float tensors, `x * 1.0001 + 0.0001` (two ops, two allocations), first on one thread, then on
+// two threads at once, each doing the same number of ops as the one thread did. `scaling` is the
+// two-thread throughput over the one-thread throughput: 2.0 on two free cores when nothing is shared;
+// what a DataLoader's workers (module 21) get from their transforms' small ops.
+void small_ops_two_threads_case(const std::string& name, const bench::Options& options) {
+  try {
+    const int64_t rounds = 2000;  // 4000 ops a call on each thread
+    auto work = [rounds] {
+      auto x = torch::rand({1, 28, 28});
+      for (int64_t i = 0; i < rounds; ++i) x = x * 1.0001 + 0.0001;
+    };
+    const bench::Timing one = bench::measure(work, options.budget());
+    auto two = [&] {
+      std::thread other(work);
+      work();
+      other.join();
+    };
+    run_and_print(name, options, 0, two, {{"ops_per_thread", 2 * rounds}, {"one_thread_median_us", one.median_us}},
+                  [one](const bench::Timing& t) {
+                    return bench::Fields{{"scaling", 2.0 * one.median_us / t.median_us}};
+                  });
+  } catch (const std::exception& error) {
+    bench::print_unavailable(name, BENCH_IMPL, options.threads, std::string("failed: ") + error.what());
+  }
+}
+
 std::vector<Case> all_cases() {
   std::vector<Case> cases;
   for (int64_t n : {64, 256, 512, 1024}) {
@@ -479,6 +508,9 @@ std::vector<Case> all_cases() {
                    [](const bench::Options& o) { add_case("add_1_grad", true, false, o); }});
   cases.push_back({"add_1_backward", "(a + b).backward() round trip",
                    [](const bench::Options& o) { add_case("add_1_backward", true, true, o); }});
+  cases.push_back({"small_ops_2_threads", "x * 1.0001 + 0.0001 on 784 floats, 4000 ops on each of two threads at once "
+                                          "(scaling: throughput against one thread)",
+                   [](const bench::Options& o) { small_ops_two_threads_case("small_ops_2_threads", o); }});
   for (size_t workers : {0, 1, 2}) {
     const std::string name = "dataloader_workers_" + std::to_string(workers);
     cases.push_back({name, "one epoch, 1024 Fashion-MNIST-shaped examples, per-example blur + normalise, batch 64, workers(" +
