@@ -19,6 +19,7 @@
 #include "../test_skip.h"
 
 namespace fs = std::filesystem;
+using test_helpers::ScratchDir;
 namespace datasets = torch::data::datasets;
 using datasets::MemoryMappedDataset;
 using datasets::RecordFileOptions;
@@ -26,21 +27,6 @@ using Bytes = std::vector<unsigned char>;
 using Catch::Matchers::Contains;
 
 namespace {
-
-// A fresh folder under the system temp dir, removed with everything in it at the end of the test.
-struct ScratchDir {
-  ScratchDir() {
-    std::string name = (fs::temp_directory_path() / "mmap-test-XXXXXX").string();
-    REQUIRE(mkdtemp(name.data()) != nullptr);
-    path = name;
-  }
-  ~ScratchDir() {
-    std::error_code ignored;
-    fs::remove_all(path, ignored);
-  }
-  std::string file(const std::string& name) const { return (path / name).string(); }
-  fs::path path;
-};
 
 template <typename T>
 void write_values(const std::string& path, const std::vector<T>& values, const Bytes& header = {}) {
@@ -99,7 +85,7 @@ int64_t physical_memory_bytes() {
 // ---- torch::from_file ----
 
 TEST_CASE("from_file maps size elements (not bytes) of the file as a 1-D tensor", "[from_file]") {
-  ScratchDir scratch;
+  ScratchDir scratch("mmap-test");
   const std::string path = scratch.file("values.bin");
   write_values(path, halves(6));
   const torch::Tensor all = torch::from_file(path, /*shared=*/false, 6);
@@ -119,7 +105,7 @@ TEST_CASE("from_file maps size elements (not bytes) of the file as a 1-D tensor"
 }
 
 TEST_CASE("from_file shared=true writes go to the file; a private mapping's writes stay in memory", "[from_file]") {
-  ScratchDir scratch;
+  ScratchDir scratch("mmap-test");
   const std::string path = scratch.file("values.bin");
   write_values(path, std::vector<int32_t>{1, 2, 3, 4});
   {
@@ -145,7 +131,7 @@ TEST_CASE("from_file shared=true writes go to the file; a private mapping's writ
 }
 
 TEST_CASE("from_file shared=true creates a missing file and grows a short one with zeros", "[from_file]") {
-  ScratchDir scratch;
+  ScratchDir scratch("mmap-test");
   const std::string created = scratch.file("created.bin");
   const torch::Tensor fresh = torch::from_file(created, true, 3, torch::kLong);
   CHECK(test_helpers::values(fresh) == std::vector<double>{0, 0, 0});
@@ -160,7 +146,7 @@ TEST_CASE("from_file shared=true creates a missing file and grows a short one wi
 }
 
 TEST_CASE("from_file errors keep LibTorch's wording and add the fix", "[from_file]") {
-  ScratchDir scratch;
+  ScratchDir scratch("mmap-test");
   const std::string path = scratch.file("values.bin");
   write_values(path, halves(6));
   const std::string too_small = error_of([&] { torch::from_file(path, false, 7); });
@@ -180,7 +166,7 @@ TEST_CASE("from_file errors keep LibTorch's wording and add the fix", "[from_fil
 // ---- MemoryMappedDataset ----
 
 TEST_CASE("MemoryMappedDataset reads records back exactly, after a header, with targets", "[mmap]") {
-  ScratchDir scratch;
+  ScratchDir scratch("mmap-test");
   // 5 records of {2, 3} floats after a 12-byte header; 5 int64 labels after an 8-byte header.
   write_values(scratch.file("features.bin"), halves(30), Bytes(12, 0xEE));
   write_values(scratch.file("labels.bin"), std::vector<int64_t>{40, 41, 42, 43, 44}, Bytes(8, 0xEE));
@@ -208,7 +194,7 @@ TEST_CASE("MemoryMappedDataset reads records back exactly, after a header, with 
 }
 
 TEST_CASE("MemoryMappedDataset examples are views of one mapping of the file", "[mmap]") {
-  ScratchDir scratch;
+  ScratchDir scratch("mmap-test");
   const std::string path = scratch.file("features.bin");
   write_values(path, halves(12));
   MemoryMappedDataset dataset(RecordFileOptions(path, {4}));
@@ -224,7 +210,7 @@ TEST_CASE("MemoryMappedDataset examples are views of one mapping of the file", "
 }
 
 TEST_CASE("MemoryMappedDataset refuses files that do not hold whole records, and other bad input", "[mmap]") {
-  ScratchDir scratch;
+  ScratchDir scratch("mmap-test");
   const std::string features = scratch.file("features.bin"), labels = scratch.file("labels.bin");
   write_values(features, halves(10));  // 40 bytes
   write_values(labels, std::vector<int64_t>{1, 2, 3});
@@ -264,7 +250,7 @@ TEST_CASE("MemoryMappedDataset over a file larger than memory makes only the rec
   if (memory <= 0) SKIP_TEST("/proc/meminfo gives no MemTotal, so the test cannot size a file larger than memory");
   constexpr int64_t kRecordBytes = int64_t{1} << 20;  // 1 MiB: 262144 floats
   const int64_t records = memory / kRecordBytes + 1024;  // 1 GiB more than the machine has
-  ScratchDir scratch;
+  ScratchDir scratch("mmap-test");
   const std::string path = scratch.file("huge.bin");
   {
     // A sparse file: ftruncate allocates no blocks, so it costs no disk space either.
@@ -298,7 +284,7 @@ TEST_CASE("MemoryMappedDataset reads Fashion-MNIST's IDX files as MNIST does", "
                                                    << datasets::kFashionMnistInstallCommand);
   }
   // The package installs .gz files; mmap needs the raw bytes, so the test files are unpacked first.
-  ScratchDir scratch;
+  ScratchDir scratch("mmap-test");
   for (const std::string name : {"t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte"}) {
     gzFile in = gzopen((root + "/" + name + ".gz").c_str(), "rb");
     REQUIRE(in != nullptr);

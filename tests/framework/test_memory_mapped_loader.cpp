@@ -11,26 +11,15 @@
 #include <string>
 #include <vector>
 
+#include "test_helpers.h"
+
 namespace fs = std::filesystem;
+using test_helpers::ScratchDir;
 namespace data = torch::data;
 using data::datasets::MemoryMappedDataset;
 using data::datasets::RecordFileOptions;
 
 namespace {
-
-struct ScratchDir {
-  ScratchDir() {
-    std::string name = (fs::temp_directory_path() / "mmap-loader-test-XXXXXX").string();
-    REQUIRE(mkdtemp(name.data()) != nullptr);
-    path = name;
-  }
-  ~ScratchDir() {
-    std::error_code ignored;
-    fs::remove_all(path, ignored);
-  }
-  std::string file(const std::string& name) const { return (path / name).string(); }
-  fs::path path;
-};
 
 // Every batch of one epoch: the first feature of each example and its label.
 template <typename Loader>
@@ -50,7 +39,7 @@ std::vector<std::vector<int64_t>> epoch(Loader& loader) {
 }  // namespace
 
 TEST_CASE("MemoryMappedDataset feeds a DataLoader with workers the same batches as without", "[mmap][threads]") {
-  ScratchDir scratch;
+  ScratchDir scratch("mmap-loader-test");
   constexpr int64_t kCount = 37, kLength = 16;
   {
     std::ofstream features(scratch.file("features.bin"), std::ios::binary);
