@@ -27,8 +27,11 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "harness.h"  // bench::seconds_since
 #include "runtime/fast_kernels.h"
 #include "tinytorch/acceleration_kernels.h"
+
+using bench::seconds_since;
 
 namespace {
 
@@ -385,21 +388,6 @@ ByteImages load_byte_images() {
   return {torch::randint(0, 256, {60000, 1, 28, 28}).to(torch::kByte), torch::randint(0, 10, {60000}), false};
 }
 
-// Example i: views of row i, nothing copied (module 05's TensorDataset, with uint8 images).
-class ByteImageDataset : public torch::data::datasets::Dataset<ByteImageDataset> {
- public:
-  ByteImageDataset(torch::Tensor images, torch::Tensor targets)
-      : images_(std::move(images)), targets_(std::move(targets)) {}
-  torch::data::Example<> get(size_t index) override {
-    const auto i = static_cast<int64_t>(index);
-    return {images_[i], targets_[i]};
-  }
-  torch::optional<size_t> size() const override { return static_cast<size_t>(images_.size(0)); }
-
- private:
-  torch::Tensor images_, targets_;
-};
-
 // Decode (uint8 -> float), normalise, random crop (pad 2, crop 28), random horizontal flip: one example,
 // torch ops only (LibTorch's C++ transforms stop at Normalize, Stack and Lambda). The random numbers come
 // from the generator of the thread that loads the batch: a worker's own, seeded per batch.
@@ -415,11 +403,15 @@ struct AugmentImage : public torch::data::transforms::TensorTransform<> {
   }
 };
 
+// Example i is row i of the images and of the labels, as views (module 05's TensorDataset, uint8 images).
 using AugmentedDataset = torch::data::datasets::MapDataset<
-    torch::data::datasets::MapDataset<ByteImageDataset, AugmentImage>, torch::data::transforms::Stack<>>;
+    torch::data::datasets::MapDataset<torch::data::datasets::TensorDataset, AugmentImage>,
+    torch::data::transforms::Stack<>>;
 
 AugmentedDataset augmented(const ByteImages& data) {
-  return ByteImageDataset(data.images, data.targets).map(AugmentImage()).map(torch::data::transforms::Stack<>());
+  return torch::data::datasets::TensorDataset(data.images, data.targets)
+      .map(AugmentImage())
+      .map(torch::data::transforms::Stack<>());
 }
 
 double thread_cpu_seconds() {
@@ -438,10 +430,6 @@ long major_page_faults() {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
   return usage.ru_majflt;
-}
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 // One epoch of a loader without a model: the wall time, the CPU time of the thread that iterates (the
@@ -528,7 +516,7 @@ void print_stage_profile(const ByteImages& data, int64_t count) {
                          "Stack: 64 examples into a batch"};
   double seconds[8] = {0, 0, 0, 0, 0, 0, 0, 0};
   int64_t flipped = 0;
-  ByteImageDataset dataset(data.images, data.targets);
+  torch::data::datasets::TensorDataset dataset(data.images, data.targets);
   std::vector<torch::Tensor> batch;
   auto mark = std::chrono::steady_clock::now();
   const auto lap = [&](int stage) {

@@ -9,13 +9,11 @@
 #include <cerrno>
 #include <cstring>
 #include <limits>
-#include <memory>
 #include <string>
 
 #include "tinytorch/errors.h"
 #include "tinytorch/factories.h"
 #include "tinytorch/from_blob.h"
-#include "tinytorch/tensor_impl.h"
 
 namespace tinytorch {
 namespace {
@@ -81,10 +79,7 @@ Tensor from_file(std::string_view filename, std::optional<bool> shared, std::opt
   TT_CHECK(data != MAP_FAILED, "unable to mmap ", nbytes, " bytes from file <", shown, ">: ", system_error(errno));
 
   const auto length = static_cast<size_t>(nbytes);
-  auto storage = Storage(std::make_shared<StorageImpl>(data, length, [length](void* mapped) { ::munmap(mapped, length); }));
-  Tensor result(std::make_shared<TensorImpl>(storage, dtype, std::vector<int64_t>{numel}, std::vector<int64_t>{1}, 0));
-  if (options.requires_grad()) result.requires_grad_(true);
-  return result;
+  return from_blob(data, {numel}, [length](void* mapped) { ::munmap(mapped, length); }, options);
 }
 
 }  // namespace tinytorch

@@ -81,7 +81,7 @@ class StatelessDataLoader {
              "DataLoaderOptions: pin_memory(true) copies batches of tensors, but this dataset's batches are not "
              "tensors; map the dataset with torch::data::transforms::Stack<>() first");
     if (options_.pin_memory) {
-      TT_CHECK(&tinytorch_pinned_memory_registration != nullptr,
+      TT_CHECK(pinned_memory_linked(),
                "DataLoaderOptions: pin_memory(true) copies batches into module 21's PinnedMemoryPool (Parallel data "
                "loading), which this build does not include; drop pin_memory(true), or start module 21 "
                "(tito module start 21)");

@@ -23,6 +23,7 @@ namespace data {
 
 // Defined in pinned_memory.cpp: present exactly when module 21's code is linked.
 extern "C" __attribute__((weak)) void tinytorch_pinned_memory_registration();
+inline bool pinned_memory_linked() { return &tinytorch_pinned_memory_registration != nullptr; }
 
 class PinnedMemoryPool {
  public:
