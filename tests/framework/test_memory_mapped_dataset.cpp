@@ -245,7 +245,7 @@ TEST_CASE("MemoryMappedDataset refuses files that do not hold whole records, and
   CHECK(MemoryMappedDataset(RecordFileOptions(scratch.file("empty.bin"), {2})).size() == std::optional<size_t>(0));
 }
 
-TEST_CASE("MemoryMappedDataset over a file larger than memory makes only the records read resident", "[mmap]") {
+TEST_CASE("MemoryMappedDataset over a file larger than memory makes only the records read resident", "[mmap][needs_sparse_files]") {
   const int64_t memory = physical_memory_bytes();
   if (memory <= 0) SKIP_TEST("/proc/meminfo gives no MemTotal, so the test cannot size a file larger than memory");
   constexpr int64_t kRecordBytes = int64_t{1} << 20;  // 1 MiB: 262144 floats

@@ -1,4 +1,5 @@
 // `tito module list`, `tito module status` and `tito module view`: reading, never writing.
+#include <algorithm>
 #include <iostream>
 #include <memory>
 
@@ -57,6 +58,13 @@ std::string pad_coloured(const std::string& coloured, const std::string& plain, 
   return coloured + (plain.size() < width ? std::string(width - plain.size(), ' ') : "");
 }
 
+// The tables' Module column: as wide as the longest title ("Parallel Data Loading"), at least 15.
+std::size_t title_column_width(const Curriculum& curriculum) {
+  std::size_t width = 15;
+  for (const auto& module : curriculum.modules()) width = std::max(width, module.title.size());
+  return width;
+}
+
 ProgressState progress_or_empty(const Session& session) {
   return session.workspace ? session.state() : ProgressState{};
 }
@@ -83,11 +91,14 @@ int run_list(const GlobalOptions& options, bool as_json) {
     return 0;
   }
   const Terminal& out = terminal();
-  std::cout << out.bold(fmt::format("{:<3} {:<15} {:<13} {:<13} {}", "##", "Module", "Tier", "Needs", "State")) << "\n";
+  const std::size_t title_width = title_column_width(session.curriculum);
+  std::cout << out.bold(fmt::format("{:<3} {:<{}} {:<13} {:<13} {}", "##", "Module", title_width, "Tier", "Needs",
+                                    "State"))
+            << "\n";
   for (const auto& module : session.curriculum.modules()) {
     const ModuleState state = state_of(module, progress);
     const std::string needs = module.prerequisites.empty() ? "-" : compact_module_ranges(module.prerequisites);
-    std::cout << fmt::format("{:<3} {:<15} {:<13} {:<13} ", module.number, module.title, module.tier, needs)
+    std::cout << fmt::format("{:<3} {:<{}} {:<13} {:<13} ", module.number, module.title, title_width, module.tier, needs)
               << pad_coloured(state_label(state), to_string(state), 0) << "\n";
   }
   if (!session.workspace) {
@@ -152,7 +163,10 @@ int run_status(const GlobalOptions& options, bool as_json) {
   const Terminal& out = terminal();
   std::cout << out.bold("Your progress") << "  " << progress_bar(done, total)
             << fmt::format("  {}/{} modules completed\n\n", done, total);
-  std::cout << out.bold(fmt::format("{:<3} {:<15} {:<18} {:<9} {}", "##", "Module", "State", "Score", "Completed")) << "\n";
+  const std::size_t title_width = title_column_width(session.curriculum);
+  std::cout << out.bold(fmt::format("{:<3} {:<{}} {:<18} {:<9} {}", "##", "Module", title_width, "State", "Score",
+                                    "Completed"))
+            << "\n";
   int on_reference = 0;
   for (const auto& module : session.curriculum.modules()) {
     const ModuleState state = state_of(module, progress);
@@ -166,7 +180,7 @@ int run_status(const GlobalOptions& options, bool as_json) {
         ++on_reference;
       }
     }
-    std::cout << fmt::format("{:<3} {:<15} ", module.number, module.title)
+    std::cout << fmt::format("{:<3} {:<{}} ", module.number, module.title, title_width)
               << pad_coloured(state_label(state), to_string(state), 18) << " " << pad(score, 9) << " " << completed << "\n";
   }
   std::string last_module;
