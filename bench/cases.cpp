@@ -447,10 +447,11 @@ void dataloader_case(const std::string& name, size_t workers, const bench::Optio
 
 // ---- 7. Small ops on two threads at once: does the library scale when two threads allocate? ----
 
-// 784-float tensors, `x * 1.0001 + 0.0001` (two ops, two allocations), first on one thread, then on
-// two threads at once, each doing the same number of ops as the one thread did. `scaling` is the
-// two-thread throughput over the one-thread throughput: 2.0 on two free cores when nothing is shared;
-// what a DataLoader's workers (module 21) get from their transforms' small ops.
+// 784-float tensors, `x * 1.0001 + 0.0001` (two ops, each allocating its output and a 1-element tensor
+// for its scalar), first on one thread, then on two threads at once, each doing the same number of ops
+// as the one thread did. `scaling` is the two-thread throughput over the one-thread throughput: 2.0 on
+// two free cores when nothing is shared; what a DataLoader's workers (module 21) get from their
+// transforms' small ops.
 void small_ops_two_threads_case(const std::string& name, const bench::Options& options) {
   try {
     const int64_t rounds = 2000;  // 4000 ops a call on each thread

@@ -2,8 +2,14 @@
 // (tinytorch/allocator.h).
 #include <catch2/catch.hpp>
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <atomic>
+#include <cerrno>
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -115,6 +121,32 @@ TEST_CASE("parallel_for from two program threads at once: each range done once, 
   REQUIRE(sum_b.load() == 200 * (63 * 64 / 2));
 }
 
+TEST_CASE("become_background_worker: one intra-op thread and a lower priority, on the calling thread alone", "[parallel][threads]") {
+  ThreadCountGuard guard;
+  torch::set_num_threads(3);
+  auto nice_of = [](pid_t tid) {
+    errno = 0;
+    const int nice = getpriority(PRIO_PROCESS, static_cast<id_t>(tid));
+    return errno == 0 ? nice : -100;
+  };
+  const int main_nice = nice_of(gettid());
+  REQUIRE(main_nice > -100);
+  int worker_threads = 0, worker_nice = -100;
+  std::vector<int> chunk_threads;
+  std::thread worker([&] {
+    torch::detail::become_background_worker();
+    worker_threads = torch::get_num_threads();
+    worker_nice = nice_of(gettid());
+    torch::parallel_for(0, 1 << 20, 1, [&](int64_t, int64_t) { chunk_threads.push_back(torch::get_thread_num()); });
+  });
+  worker.join();
+  REQUIRE(worker_threads == 1);
+  REQUIRE(worker_nice == std::min(19, main_nice + torch::detail::kBackgroundNiceIncrement));
+  REQUIRE(chunk_threads == std::vector<int>{0});  // the whole range inline, on the worker
+  REQUIRE(torch::get_num_threads() == 3);
+  REQUIRE(nice_of(gettid()) == main_nice);
+}
+
 TEST_CASE("size classes round up by at most 25%, to multiples of 64", "[allocator]") {
   using torch::memory::size_class;
   REQUIRE(size_class(0) == 64);
@@ -168,6 +200,93 @@ TEST_CASE("a freed block is reused by the next tensor of its size class; stats c
   empty_cache();
   REQUIRE(allocator_stats().cached_bytes == 0);
   REQUIRE(allocator_stats().allocated_bytes == before.allocated_bytes);
+}
+
+TEST_CASE("allocator: threads allocating at once are all counted, and a block may die on another thread", "[allocator][threads]") {
+  using namespace torch::memory;
+  empty_cache();
+  const AllocatorStats before = allocator_stats();
+  reset_peak_stats();
+  constexpr int kRounds = 2000;
+  // Each thread allocates and frees small tensors (its own cache serves them) and hands a 1 MiB
+  // tensor to the main thread, which frees it (a DataLoader's batch does that).
+  std::vector<torch::Tensor> handed(2);
+  auto work = [&](int index) {
+    auto x = torch::rand({784});
+    for (int i = 0; i < kRounds; ++i) x = x * 1.0001 + 0.0001;
+    handed[index] = torch::empty({1 << 18});
+  };
+  work(0);  // on this thread alone first: how many allocations the work makes
+  handed[0] = torch::Tensor();
+  const int64_t allocations_alone = allocator_stats().allocations;
+  reset_peak_stats();
+  std::thread first(work, 0), second(work, 1);
+  first.join();
+  second.join();
+  const AllocatorStats held = allocator_stats();  // the threads have ended: every count is in
+  const int64_t mib = static_cast<int64_t>(size_class(size_t{1} << 20));
+  REQUIRE(held.allocated_bytes == before.allocated_bytes + 2 * mib);
+  REQUIRE(allocations_alone > 2 * kRounds);
+  REQUIRE(held.allocations == 2 * allocations_alone);
+  REQUIRE(held.cache_hits + held.cache_misses == held.allocations);
+  if (held.caching_enabled) REQUIRE(held.hit_rate() > 0.99);
+  REQUIRE(held.peak_allocated_bytes >= held.allocated_bytes);
+  handed.clear();  // the blocks die on this thread
+  const AllocatorStats after = allocator_stats();
+  REQUIRE(after.allocated_bytes == before.allocated_bytes);
+  if (after.caching_enabled) REQUIRE(after.cached_bytes >= 2 * mib);
+  empty_cache();
+  REQUIRE(allocator_stats().cached_bytes == 0);
+}
+
+TEST_CASE("allocator: the peak is exact with one thread allocating, also after set_num_threads(2)", "[allocator][threads]") {
+  using namespace torch::memory;
+  ThreadCountGuard guard;
+  torch::set_num_threads(2);
+  // A convolution large enough for the intra-op pool: its threads allocate scratch memory.
+  auto image = torch::rand({32, 3, 32, 32}, torch::requires_grad());
+  auto weight = torch::rand({32, 3, 3, 3}, torch::requires_grad());
+  torch::conv2d(image, weight, {}, 1, 1).sum().backward();
+  const AllocatorStats before = allocator_stats();
+  reset_peak_stats();
+  const int64_t block = static_cast<int64_t>(size_class(4000));
+  {
+    auto a = torch::empty({1000});
+    auto b = torch::empty({1000});
+  }
+  auto c = torch::empty({1000});
+  const AllocatorStats after = allocator_stats();
+  REQUIRE(after.peak_allocated_bytes == before.allocated_bytes + 2 * block);
+  REQUIRE(after.allocated_bytes == before.allocated_bytes + block);
+  REQUIRE(after.allocations == 3);
+}
+
+TEST_CASE("allocator: empty_cache frees the blocks another live thread keeps", "[allocator][threads]") {
+  using namespace torch::memory;
+  std::mutex mutex;
+  std::condition_variable changed;
+  bool freed = false, may_end = false;
+  std::thread other([&] {
+    { auto t = torch::empty({1 << 16}); }  // now in this thread's own cache
+    std::unique_lock<std::mutex> lock(mutex);
+    freed = true;
+    changed.notify_all();
+    changed.wait(lock, [&] { return may_end; });
+  });
+  {
+    std::unique_lock<std::mutex> lock(mutex);
+    changed.wait(lock, [&] { return freed; });
+  }
+  if (allocator_stats().caching_enabled) REQUIRE(allocator_stats().cached_bytes >= (1 << 18));
+  empty_cache();
+  REQUIRE(allocator_stats().cached_bytes == 0);
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    may_end = true;
+  }
+  changed.notify_all();
+  other.join();
+  REQUIRE(allocator_stats().cached_bytes == 0);
 }
 
 TEST_CASE("tensors from the cache behave like fresh ones: zeros are zeros, sizes are exact", "[allocator]") {

@@ -11,10 +11,14 @@
 // reruns them under ThreadSanitizer, which fails a data race even when the values came out right.
 // Sizes come from random_int: under `tito grade` from a secret seed.
 #include <catch2/catch.hpp>
+#include <sys/resource.h>
+#include <unistd.h>
 #include <tinytorch/torch.h>
 #include <tinytorch/testing.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -214,7 +218,63 @@ TEST_CASE("workers load every batch exactly once, in the sampler's order", "[poi
   CHECK(shuffled_with_workers == shuffled_without);
 }
 
-TEST_CASE("enforce_ordering keeps the sampler's order when later batches finish first", "[points=10][ordering][threads]") {
+// What a worker thread sees of its own thread: the intra-op thread count, and its nice value.
+struct WorkerThreadLog {
+  std::mutex mutex;
+  std::vector<int> num_threads;
+  std::vector<int> nice;
+};
+
+int this_thread_nice() {
+  errno = 0;
+  const int nice = getpriority(PRIO_PROCESS, static_cast<id_t>(gettid()));
+  return errno == 0 ? nice : -100;
+}
+
+class ThreadProbeDataset : public data::datasets::BatchDataset<ThreadProbeDataset, data::Example<>> {
+ public:
+  ThreadProbeDataset(int64_t count, std::shared_ptr<WorkerThreadLog> log) : count_(count), log_(std::move(log)) {}
+  data::Example<> get_batch(torch::ArrayRef<size_t> indices) override {
+    {
+      std::lock_guard<std::mutex> lock(log_->mutex);
+      log_->num_threads.push_back(torch::get_num_threads());
+      log_->nice.push_back(this_thread_nice());
+    }
+    auto t = torch::zeros({static_cast<int64_t>(indices.size())});
+    return {t, t.clone()};
+  }
+  torch::optional<size_t> size() const override { return static_cast<size_t>(count_); }
+
+ private:
+  int64_t count_;
+  std::shared_ptr<WorkerThreadLog> log_;
+};
+
+TEST_CASE("workers run their ops on their own thread, below the loop's priority", "[points=4][workers][threads]") {
+  const int64_t count = random_int(8, 16);
+  const int loop_threads = static_cast<int>(random_int(2, 3));
+  const int before = torch::get_num_threads();
+  torch::set_num_threads(loop_threads);
+  auto log = std::make_shared<WorkerThreadLog>();
+  int loop_nice = 0, loop_threads_after = 0;
+  finish_within("an epoch that records its workers", [&] {
+    loop_nice = this_thread_nice();
+    auto loader = data::make_data_loader(ThreadProbeDataset(count, log), data::DataLoaderOptions(2).workers(2));
+    for (auto& batch : *loader) (void)batch;
+    loop_threads_after = torch::get_num_threads();
+  });
+  torch::set_num_threads(before);
+  REQUIRE(!log->num_threads.empty());
+  // PyTorch's worker processes run torch.set_num_threads(1); threads must not change the count for
+  // the whole program, only see 1 on themselves: the intra-op pool stays the training loop's.
+  for (int n : log->num_threads) CHECK(n == 1);
+  CHECK(loop_threads_after == loop_threads);
+  // Lower priority (a higher nice value) than the loop, which each step waits for.
+  REQUIRE(loop_nice > -100);
+  for (int nice : log->nice) CHECK(nice >= std::min(19, loop_nice + 1));
+}
+
+TEST_CASE("enforce_ordering keeps the sampler's order when later batches finish first", "[points=8][ordering][threads]") {
   const int64_t count = random_int(12, 24);
   std::vector<std::vector<int64_t>> batches;
   finish_within("an ordered epoch", [&] {
@@ -271,7 +331,7 @@ TEST_CASE("never more than max_jobs batches in flight, and max_jobs loading ahea
   CHECK(peak == static_cast<int64_t>(max_jobs));
 }
 
-TEST_CASE("epoch after epoch, no batch is dropped or repeated at the boundary", "[points=10][epochs][threads]") {
+TEST_CASE("epoch after epoch, no batch is dropped or repeated at the boundary", "[points=8][epochs][threads]") {
   const int64_t count = random_int(10, 25);
   const int64_t batch_size = random_int(3, 4);
   std::vector<std::vector<std::vector<int64_t>>> epochs, epochs_drop_last;

@@ -8,9 +8,13 @@
 //
 // Size classes: requests up to 256 bytes round up to a multiple of 64; larger ones to one of four
 // steps per power of two (1, 1.25, 1.5, 1.75 x 2^k), so a block wastes at most 25%.
-// The cache holds at most $TINYTORCH_CACHE_LIMIT_MB MiB (default 256) of free blocks; a block freed
-// beyond that goes back to the system. TINYTORCH_NO_CACHING_ALLOCATOR=1 turns caching off (every
-// free goes to the system, as AddressSanitizer wants), read once at the first allocation.
+// Threads: each thread that allocates keeps up to 8 MiB of the blocks it frees in a cache of its own
+// (no lock shared with other threads: a DataLoader's workers and the training loop do not wait for
+// each other), in front of free lists shared by all threads. The shared lists hold at most
+// $TINYTORCH_CACHE_LIMIT_MB MiB (default 256; a thread's own cache at most that too); a block freed
+// beyond that goes back to the system, and so do a thread's blocks beyond the limit when it ends.
+// TINYTORCH_NO_CACHING_ALLOCATOR=1 turns caching off (every free goes to the system, as
+// AddressSanitizer wants), read once at the first allocation.
 //
 // The names follow torch.cuda.memory_stats() / empty_cache() / reset_peak_memory_stats().
 #include <cstddef>
@@ -27,11 +31,14 @@ struct AllocatorStats {
   int64_t allocated_bytes = 0;      // bytes in blocks now owned by storages (size-class bytes)
   int64_t peak_allocated_bytes = 0; // the most allocated_bytes has been since the last reset
   int64_t cached_bytes = 0;         // bytes in free blocks kept for reuse
-  int64_t cache_limit_bytes = 0;    // the most cached_bytes may grow to
+  int64_t cache_limit_bytes = 0;    // the most the shared lists keep (each thread up to 8 MiB more)
   double hit_rate() const { return allocations == 0 ? 0.0 : static_cast<double>(cache_hits) / allocations; }
 };
 
-// A snapshot of the counters.
+// A snapshot of the counters, summed over the threads: exact while no other thread allocates at the
+// same moment. While several threads allocate at once (a DataLoader's workers), each adds its bytes to
+// the total that peak_allocated_bytes follows only every 64 KiB, so the peak may miss up to 64 KiB per
+// thread; with one thread allocating (the intra-op pool's threads do not count), it is exact.
 AllocatorStats allocator_stats();
 // Returns every cached free block to the system (blocks in use are untouched).
 void empty_cache();

@@ -19,8 +19,8 @@
 
 namespace tinytorch {
 
-// Threads a parallel region may use (the caller's thread included). LibTorch: "Expected positive
-// number of threads" for n < 1.
+// Threads a parallel region may use (the caller's thread included; 1 on a background worker, below).
+// LibTorch: "Expected positive number of threads" for n < 1.
 void set_num_threads(int num_threads);
 int get_num_threads();
 // 0 on the caller's thread and outside parallel regions, 1..n-1 on the pool's workers.
@@ -33,6 +33,20 @@ inline int64_t divup(int64_t x, int64_t y) { return (x + y - 1) / y; }
 constexpr int64_t kParallelTasksPerThread = 4;
 
 namespace detail {
+// Makes the calling thread a background worker, as a DataLoader's workers are (module 21): from now on
+// its ops run on it alone (get_num_threads() is 1 on it, as torch.get_num_threads() is in PyTorch's
+// worker processes; the pool stays the training loop's), and it runs at a lower scheduling priority
+// than the thread that started it (nice + kBackgroundNiceIncrement on Linux). Why the priority: with
+// 2 workers and a training loop on 2 cores, three threads want two cores; at equal priority the
+// scheduler shares them out and the loop, which every step waits for, loses a third of its core
+// while the workers are ahead (lesson 21, section 8). For the rest of the thread's life.
+// Why 10: with a step that costs about as much as its batch's loading (milestone 08's case, lesson 21's
+// MLP 784-512-10 on 2 cores), the slowest of 5 runs took 1.26-1.33x the step in memory at +5, 1.09-1.13x
+// at +10 and 1.05-1.09x at +19; at +10 a worker still gets about a tenth of a core against another
+// program at the default priority (scheduler weights 110 and 1024), where +19 would get it a 68th.
+constexpr int kBackgroundNiceIncrement = 10;
+void become_background_worker();
+
 // Runs task(context, i) for i in [0, num_tasks) on the pool and the calling thread; returns when all
 // are done and rethrows the first exception a task threw.
 void run_parallel_tasks(int64_t num_tasks, void (*task)(void* context, int64_t index), void* context);

@@ -8,6 +8,7 @@
 
 #include "tinytorch/errors.h"
 #include "tinytorch/factories.h"
+#include "tinytorch/parallel.h"
 
 namespace tinytorch {
 namespace data {
@@ -49,7 +50,9 @@ BatchPipeline::BatchPipeline(size_t workers, size_t max_jobs, bool enforce_order
   // END SOLUTION
 }
 
-// TODO: worker_loop -- until join() says quit: wait (without spinning) for a job, take the oldest,
+// TODO: worker_loop -- first make this thread a background worker (tinytorch::detail::
+// become_background_worker(): its ops stay on it, and it yields the cores to the training loop). Then,
+// until join() says quit: wait (without spinning) for a job, take the oldest,
 // then run it OUTSIDE the lock with this thread's generator seeded job.seed
 // (tinytorch::detail::seed_this_thread), catching whatever it throws. Store the batch or the exception
 // under the job's sequence number, unless the caller started another epoch meanwhile (then drop it),
@@ -57,6 +60,7 @@ BatchPipeline::BatchPipeline(size_t workers, size_t max_jobs, bool enforce_order
 //   Example: jobs 0 and 1 queued, 2 workers: both run at once; results_ then holds {0: ..., 1: ...}.
 void BatchPipeline::worker_loop(size_t worker) {
   // BEGIN SOLUTION name="tinytorch::data::detail::BatchPipeline::worker_loop" lesson="3. A pool of worker threads"
+  tinytorch::detail::become_background_worker();
   while (true) {
     QueuedJob job;
     {

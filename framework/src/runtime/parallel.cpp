@@ -11,8 +11,12 @@
 // on an atomic, and only then sleep on a condition variable, as OpenMP's runtime (GOMP_SPINCOUNT)
 // which LibTorch uses does.
 #include <pthread.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <condition_variable>
 #include <cstdlib>
@@ -50,6 +54,7 @@ bool spin_until(const Done& done) {
 
 thread_local bool t_in_parallel_region = false;
 thread_local int t_thread_num = 0;
+thread_local bool t_background_worker = false;  // detail::become_background_worker() was called here
 
 int default_num_threads() {
   if (const char* env = std::getenv("OMP_NUM_THREADS")) {
@@ -230,9 +235,21 @@ void set_num_threads(int num_threads) {
   num_threads_setting().store(num_threads);
 }
 
-int get_num_threads() { return num_threads_setting().load(std::memory_order_relaxed); }
+int get_num_threads() { return t_background_worker ? 1 : num_threads_setting().load(std::memory_order_relaxed); }
 int get_thread_num() { return t_thread_num; }
 bool in_parallel_region() { return t_in_parallel_region; }
+
+void detail::become_background_worker() {
+  t_background_worker = true;
+#ifdef __linux__
+  // Linux keeps a nice value per thread: setpriority on a thread's id changes that thread alone, and
+  // raising it needs no privilege. Where it is refused (a sandbox), the thread keeps its priority.
+  const auto self = static_cast<id_t>(gettid());
+  errno = 0;
+  const int nice_now = getpriority(PRIO_PROCESS, self);
+  if (errno == 0) setpriority(PRIO_PROCESS, self, std::min(19, nice_now + kBackgroundNiceIncrement));
+#endif
+}
 
 void detail::run_parallel_tasks(int64_t num_tasks, void (*task)(void*, int64_t), void* context) {
   auto run_inline = [&] {
