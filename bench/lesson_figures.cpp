@@ -782,7 +782,7 @@ void lesson_21(const std::vector<std::string>& args) {
     }
     std::sort(yielding.begin(), yielding.end());
     std::sort(equal.begin(), equal.end());
-    std::printf("  %s, workers(2), 5 runs each, fastest-slowest (x the step in memory):\n"
+    std::printf("  %s, workers(2), 5 runs each, fastest-slowest (x section 1's step):\n"
                 "    workers below the loop's priority (nice +%d)  %.3f-%.3f ms (%.2fx-%.2fx)\n"
                 "    workers at the loop's priority               %.3f-%.3f ms (%.2fx-%.2fx)\n",
                 models[m].name, torch::detail::kBackgroundNiceIncrement, yielding.front(), yielding.back(),

@@ -1,6 +1,11 @@
 // Factories and dtype inference: zeros/ones/full/arange/linspace/eye/rand*/tensor/from_blob/*_like.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <functional>
+#include <thread>
+#include <vector>
+
 #include "test_helpers.h"
 
 using test_helpers::shape;
@@ -125,4 +130,34 @@ TEST_CASE("from_blob views caller memory without copying", "[factories][from_blo
     REQUIRE_FALSE(deleted);  // the view still uses the memory
   }
   REQUIRE(deleted);
+}
+
+TEST_CASE("the shared generator serves threads at once: each kernel draws a whole stretch of one stream", "[factories][threads]") {
+  // LibTorch's kernels hold the default generator's lock while they draw, so draws from several
+  // threads interleave kernel by kernel, never number by number. With a seed, the calls made on two
+  // threads get exactly the stretches one thread's calls would get, in some order.
+  constexpr int kCalls = 200;
+  constexpr int64_t kDraws = 1000;
+  auto draw = [] { return torch::randint(0, int64_t{1} << 40, {kDraws}); };
+  auto as_vector = [](const torch::Tensor& t) {
+    const int64_t* data = t.data_ptr<int64_t>();
+    return std::vector<int64_t>(data, data + t.numel());
+  };
+  torch::manual_seed(33);
+  std::vector<std::vector<int64_t>> one_thread;
+  for (int c = 0; c < 2 * kCalls; ++c) one_thread.push_back(as_vector(draw()));
+
+  torch::manual_seed(33);
+  std::vector<std::vector<int64_t>> first, second;
+  auto work = [&](std::vector<std::vector<int64_t>>& out) {
+    for (int c = 0; c < kCalls; ++c) out.push_back(as_vector(draw()));
+  };
+  std::thread other(work, std::ref(second));
+  work(first);
+  other.join();
+  std::vector<std::vector<int64_t>> two_threads = first;
+  two_threads.insert(two_threads.end(), second.begin(), second.end());
+  std::sort(one_thread.begin(), one_thread.end());
+  std::sort(two_threads.begin(), two_threads.end());
+  REQUIRE(two_threads == one_thread);
 }

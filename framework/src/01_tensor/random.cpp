@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <mutex>
 #include <optional>
 #include <random>
 #include <vector>
@@ -21,11 +22,33 @@ std::mt19937_64& shared_generator() {
   return engine;
 }
 
-// Set on a DataLoader worker thread (detail::seed_this_thread): its draws come from here and never
-// touch the shared engine, which is not thread-safe.
+// Set on a DataLoader worker thread (detail::seed_this_thread): its draws come from here, never from
+// the shared engine, so they depend on the job's seed alone and take no lock.
 thread_local std::optional<std::mt19937_64> t_thread_generator;
 
 std::mt19937_64& generator() { return t_thread_generator ? *t_thread_generator : shared_generator(); }
+
+// LibTorch's default CPU generator is shared by every thread, and each random kernel holds the
+// generator's lock while it draws (ATen's note "Acquire lock when using random generators"): two
+// threads may call torch::rand at once. The same here: code that draws from the shared engine holds
+// this lock for its whole loop (one lock a kernel, not one a number). A thread with an engine of its
+// own (a DataLoader worker) takes no lock. Recursive, so that a kernel may call another that locks.
+std::recursive_mutex& shared_generator_mutex() {
+  static auto* mutex = new std::recursive_mutex();  // never destroyed: threads may draw during exit
+  return *mutex;
+}
+// Made before main and before any thread, like the caching allocator (see caching_allocator.cpp).
+[[maybe_unused]] const bool generator_mutex_made_before_main = (shared_generator_mutex(), shared_generator(), true);
+
+class GeneratorLock {
+ public:
+  GeneratorLock() {
+    if (!t_thread_generator) lock_ = std::unique_lock<std::recursive_mutex>(shared_generator_mutex());
+  }
+
+ private:
+  std::unique_lock<std::recursive_mutex> lock_;
+};
 
 // A fresh tensor of draws. The narrow dtypes draw in their computation type (float for Half and
 // BFloat16, int64 for the small integers) and convert.
@@ -35,6 +58,7 @@ Tensor sample(IntArrayRef size, TensorOptions options, Distribution distribution
   Tensor t = empty(size, TensorOptions(detail::computation_type(dtype)));
   TT_DISPATCH_ALL_TYPES(t.scalar_type(), "random", [&] {
     scalar_t* data = static_cast<scalar_t*>(t.data_ptr());
+    GeneratorLock lock;
     for (int64_t i = 0; i < t.numel(); ++i) data[i] = static_cast<scalar_t>(distribution(generator()));
   });
   t = detail::as_dtype(t, dtype);
@@ -66,7 +90,10 @@ Tensor& fill_random(const Tensor& self, const OpHandle& op, Fn value) {
   if (self.numel() > 0) {
     Tensor values = empty(self.sizes(), kDouble);
     double* data = values.data_ptr<double>();
-    for (int64_t i = 0; i < values.numel(); ++i) data[i] = value(i);
+    {
+      GeneratorLock lock;
+      for (int64_t i = 0; i < values.numel(); ++i) data[i] = value(i);
+    }
     detail::copy_into(self, values);
   }
   record_in_place_op(op, {self});
@@ -155,13 +182,18 @@ Tensor& random_fill(const Tensor& self, int64_t from, int64_t to_inclusive, cons
 
 }  // namespace
 
-void manual_seed(uint64_t seed) { shared_generator().seed(seed); }
+void manual_seed(uint64_t seed) {
+  std::lock_guard<std::recursive_mutex> lock(shared_generator_mutex());
+  shared_generator().seed(seed);
+}
 
 namespace detail {
 void seed_this_thread(uint64_t seed) { t_thread_generator.emplace(seed); }
 void forget_thread_seed() { t_thread_generator.reset(); }
 uint64_t peek_seed() {
+  std::unique_lock<std::recursive_mutex> lock(shared_generator_mutex());
   std::mt19937_64 copy = shared_generator();
+  lock.unlock();
   return copy();
 }
 }  // namespace detail
@@ -224,6 +256,7 @@ Tensor Tensor::multinomial(int64_t num_samples, bool replacement) const {
   Tensor result = dim() == 1 ? empty({num_samples}, kLong) : empty({rows, num_samples}, kLong);
   int64_t* out = result.data_ptr<int64_t>();
   std::vector<double> weights(static_cast<size_t>(categories));
+  GeneratorLock lock;
   for (int64_t r = 0; r < rows; ++r) {
     double total = 0;
     int64_t positive = 0;
@@ -283,6 +316,7 @@ Tensor& Tensor::bernoulli_(const Tensor& p) const {
   if (numel() > 0) {
     Tensor values = empty(sizes(), kDouble);
     double* data = values.data_ptr<double>();
+    GeneratorLock lock;
     for (int64_t i = 0; i < values.numel(); ++i) data[i] = uniform01(kDouble) < chance[i] ? 1.0 : 0.0;
     detail::copy_into(*this, values);
   }
@@ -405,6 +439,7 @@ Tensor poisson(const Tensor& self) {
   const double* rate = rates.data_ptr<double>();
   Tensor values = empty(self.sizes(), kDouble);
   double* data = values.data_ptr<double>();
+  GeneratorLock lock;
   for (int64_t i = 0; i < values.numel(); ++i) {
     TT_CHECK(rate[i] >= 0, "invalid Poisson rate, expected rate to be non-negative");
     data[i] = rate[i] == 0 ? 0.0 : static_cast<double>(std::poisson_distribution<int64_t>(rate[i])(generator()));
