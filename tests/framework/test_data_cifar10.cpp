@@ -34,16 +34,9 @@ Bytes batch_file(int first, int records) {
   return out;
 }
 
-struct ScratchDir {
-  ScratchDir() {
-    std::string name = (fs::temp_directory_path() / "cifar10-test-XXXXXX").string();
-    REQUIRE(mkdtemp(name.data()) != nullptr);
-    path = name;
-  }
-  ~ScratchDir() {
-    std::error_code ignored;
-    fs::remove_all(path, ignored);
-  }
+// test_helpers::ScratchDir, with this dataset's files written into it.
+struct ScratchDir : test_helpers::ScratchDir {
+  ScratchDir() : test_helpers::ScratchDir("cifar10-test") {}
   void write(const fs::path& file, const Bytes& bytes) const {
     fs::create_directories((path / file).parent_path());
     std::ofstream out(path / file, std::ios::binary | std::ios::trunc);
@@ -58,7 +51,6 @@ struct ScratchDir {
     write(fs::path(folder) / "test_batch.bin", batch_file(1000, test));
   }
   std::string root() const { return path.string(); }
-  fs::path path;
 };
 
 std::string error_of(const std::string& root, Mode mode = Mode::kTrain) {

@@ -62,16 +62,9 @@ Bytes gzipped(const Bytes& plain, const fs::path& scratch) {
 }
 
 // A fresh folder under the system temp dir, removed with everything in it at the end of the test.
-struct ScratchDir {
-  ScratchDir() {
-    std::string name = (fs::temp_directory_path() / "mnist-test-XXXXXX").string();
-    REQUIRE(mkdtemp(name.data()) != nullptr);
-    path = name;
-  }
-  ~ScratchDir() {
-    std::error_code ignored;
-    fs::remove_all(path, ignored);
-  }
+// test_helpers::ScratchDir, with this dataset's files written into it.
+struct ScratchDir : test_helpers::ScratchDir {
+  ScratchDir() : test_helpers::ScratchDir("mnist-test") {}
   void write(const std::string& name, const Bytes& bytes) const {
     std::ofstream out(path / name, std::ios::binary | std::ios::trunc);
     out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
@@ -86,7 +79,6 @@ struct ScratchDir {
     }
   }
   std::string root() const { return path.string(); }
-  fs::path path;
 };
 
 // The message MNIST(root, mode) throws; fails the test when it throws nothing.

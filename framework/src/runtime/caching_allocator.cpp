@@ -89,37 +89,8 @@ class CachingAllocator {
   // `own` is the calling thread's cache, or null while the thread is ending.
   void* allocate(size_t nbytes, ThreadCache* own) {
     const size_t block = size_class(nbytes);
-    const int index = class_index(block);
-    count(own, &ThreadCache::allocations, allocations_);
-    if (caching_) {
-      if (own != nullptr) {
-        std::lock_guard<std::mutex> lock(own->mutex);
-        std::vector<void*>& list = own->free_blocks[index];
-        if (!list.empty()) {
-          void* data = list.back();
-          list.pop_back();
-          own->cached.add(-static_cast<int64_t>(block));
-          own->hits.add(1);
-          return data;
-        }
-      }
-      std::lock_guard<std::mutex> lock(mutex_);
-      std::vector<void*>& list = shared_blocks_[index];
-      if (!list.empty()) {
-        void* data = list.back();
-        list.pop_back();
-        shared_cached_ -= static_cast<int64_t>(block);
-        ++hits_;
-        return data;
-      }
-    }
-    count(own, &ThreadCache::misses, misses_);
-    void* data = std::aligned_alloc(kAlignment, block);
-    if (data == nullptr) {
-      empty_cache();  // memory kept for reuse may be what the system is missing
-      data = std::aligned_alloc(kAlignment, block);
-    }
-    if (data == nullptr) throw std::bad_alloc();
+    void* data = take_block(block, own);
+    add_allocated(own, static_cast<int64_t>(block));
     return data;
   }
 
@@ -237,6 +208,7 @@ class CachingAllocator {
     peak_.store(now.allocated_bytes, std::memory_order_relaxed);
   }
 
+ private:
   // Adds `delta` allocated bytes to the calling thread's count, and the count to the shared total
   // (updating the peak) when it is the only thread allocating or the count has drifted far enough.
   void add_allocated(ThreadCache* own, int64_t delta) {
@@ -251,7 +223,44 @@ class CachingAllocator {
     }
   }
 
- private:
+  // A block of `block` bytes: from the thread's cache, else the shared lists, else the system.
+  void* take_block(size_t block, ThreadCache* own) {
+    const int index = class_index(block);
+    count(own, &ThreadCache::allocations, allocations_);
+    if (caching_) {
+      if (own != nullptr) {
+        std::lock_guard<std::mutex> lock(own->mutex);
+        if (void* data = pop(own->free_blocks[index])) {
+          own->cached.add(-static_cast<int64_t>(block));
+          own->hits.add(1);
+          return data;
+        }
+      }
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (void* data = pop(shared_blocks_[index])) {
+        shared_cached_ -= static_cast<int64_t>(block);
+        ++hits_;
+        return data;
+      }
+    }
+    count(own, &ThreadCache::misses, misses_);
+    void* data = std::aligned_alloc(kAlignment, block);
+    if (data == nullptr) {
+      empty_cache();  // memory kept for reuse may be what the system is missing
+      data = std::aligned_alloc(kAlignment, block);
+    }
+    if (data == nullptr) throw std::bad_alloc();
+    return data;
+  }
+
+  // The most recently freed block of a list (its cache lines are the likeliest to be warm), or null.
+  static void* pop(std::vector<void*>& list) {
+    if (list.empty()) return nullptr;
+    void* data = list.back();
+    list.pop_back();
+    return data;
+  }
+
   static size_t block_of_class(int index) {
     if (index < 4) return static_cast<size_t>(index + 1) * kAlignment;
     const int top_bit = 8 + (index - 4) / 4;
@@ -353,13 +362,7 @@ AllocatorStats allocator_stats() { return the_allocator().stats(); }
 void empty_cache() { the_allocator().empty_cache(); }
 void reset_peak_stats() { the_allocator().reset_peak(); }
 
-void* detail::allocate_block(size_t nbytes) {
-  ThreadCache* own = this_thread_cache();
-  CachingAllocator& allocator = the_allocator();
-  void* data = allocator.allocate(nbytes, own);
-  allocator.add_allocated(own, static_cast<int64_t>(size_class(nbytes)));
-  return data;
-}
+void* detail::allocate_block(size_t nbytes) { return the_allocator().allocate(nbytes, this_thread_cache()); }
 void detail::release_block(void* data, size_t nbytes) { the_allocator().release(data, nbytes, this_thread_cache()); }
 
 }  // namespace memory
