@@ -30,6 +30,8 @@ void on_interrupt(int) {
   }
 }
 
+}  // namespace
+
 // A group without a subcommand prints its help and succeeds; a wrong one is a usage error.
 void require_subcommand_or_help(CLI::App& group, CommandAction& selected) {
   group.callback([&group, &selected] {
@@ -41,8 +43,6 @@ void require_subcommand_or_help(CLI::App& group, CommandAction& selected) {
     }
   });
 }
-
-}  // namespace
 
 void install_interrupt_handler() {
   struct sigaction action {};
@@ -75,6 +75,7 @@ int run_tito(int argc, char** argv) {
   register_module_lifecycle_commands(*module_group, registry);
   register_module_testing_commands(*module_group, registry);
   register_module_hint_command(*module_group, registry);
+  register_module_quiz_command(*module_group, registry);
   require_subcommand_or_help(*module_group, selected);
   CLI::App* milestone_group = app.add_subcommand("milestone", "Recreate machine-learning history on the framework you built");
   milestone_group->require_subcommand(0, 1);
@@ -83,6 +84,7 @@ int run_tito(int argc, char** argv) {
   register_milestone_run_command(*milestone_group, registry);
   require_subcommand_or_help(*milestone_group, selected);
   register_olympics_commands(registry);
+  register_lessons_commands(registry);
   register_system_commands(registry);
   register_instructor_commands(registry);
 

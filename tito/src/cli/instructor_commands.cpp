@@ -18,6 +18,7 @@
 #include "core/grading.h"
 #include "core/grading_reports.h"
 #include "core/grading_validation.h"
+#include "core/insights.h"
 #include "core/milestone.h"
 #include "core/milestone_knockout.h"
 #include "core/release.h"
@@ -227,6 +228,48 @@ int run_gradescope(const GlobalOptions& options, const GradescopeOptions& args) 
   return kExitOk;
 }
 
+// ---- insights ----
+
+struct InsightsArgs {
+  std::string submissions;
+  std::string out_dir = "insights";
+  InsightsOptions options;
+};
+
+int run_insights(const GlobalOptions& global, const InsightsArgs& args) {
+  Session session = open_session_if_possible(global);
+  const fs::path dir = args.submissions;
+  std::error_code error;
+  if (!fs::is_directory(dir, error))
+    throw UserError(fmt::format("{}: there is no such folder", args.submissions),
+                    "tito instructor insights SUBMISSIONS_DIR   (the folder of workspaces or archives that tito grade reads)",
+                    kExitUsage);
+  const auto submissions = list_submissions(dir);
+  if (submissions.empty())
+    throw UserError(fmt::format("{} holds no submissions", args.submissions),
+                    "put one workspace folder or .tar.gz per learner in it, as for tito grade");
+  const fs::path out_dir = fs::absolute(args.out_dir);
+  if (out_dir == fs::absolute(dir) || out_dir.string().rfind(fs::absolute(dir).string() + "/", 0) == 0)
+    throw UserError("--out is inside the submissions folder; the report would be read as a submission next time",
+                    "tito instructor insights " + args.submissions + " --out insights", kExitUsage);
+  const Terminal& out = terminal();
+  std::cout << out.bold(fmt::format("Reading the learning journals of {} submission{}", submissions.size(),
+                                    submissions.size() == 1 ? "" : "s"))
+            << "\n";
+  const auto journals = read_class_journals(submissions, out_dir / ".scratch");
+  const ClassInsights insights =
+      compute_insights(session.installation.source_dir, session.curriculum, journals, args.options, args.submissions);
+  const auto written = write_insights(insights, journals, out_dir);
+  std::cout << fmt::format("{} of {} with a journal; {} module{} with activity; {} learner{} who look stuck.\n",
+                           insights.with_journal, insights.learners, insights.modules.size(),
+                           insights.modules.size() == 1 ? "" : "s", insights.stuck.size(), insights.stuck.size() == 1 ? "" : "s");
+  for (const auto& [learner, problem] : insights.journal_problems) out.warning(learner + ": " + problem);
+  std::cout << "Report: ";
+  for (std::size_t i = 0; i < written.size(); ++i) std::cout << (i ? ", " : "") << written[i].string();
+  std::cout << "\n";
+  return kExitOk;
+}
+
 // ---- grade ----
 
 struct GradeArgs {
@@ -406,6 +449,20 @@ void register_instructor_commands(CommandRegistry& registry) {
   report->add_option("GRADES", *report_source, "The output folder of `tito grade` (or its grades.json); default: grades");
   report->add_option("--top", *report_top, "How many common failure messages to show per module (default 3)");
   on_chosen(report, registry, [options, report_source, report_top] { return run_report(*options, *report_source, *report_top); });
+
+  auto insights_args = std::make_shared<InsightsArgs>();
+  auto* insights = group->add_subcommand(
+      "insights", "What the class's learning journals show: time and test runs to pass, the cases that fail first, hint "
+                  "use, concept-check gains (paired t-test), milestones, learners who look stuck");
+  insights->add_option("SUBMISSIONS", insights_args->submissions, "The folder tito grade reads: a workspace or archive per learner")
+      ->required();
+  insights->add_option("--out", insights_args->out_dir,
+                       "Where insights.md, insights.html and the CSV files go (default: insights)");
+  insights->add_option("--stuck-runs", insights_args->options.stuck_runs,
+                       "A learner with this many test runs on a module and no full pass is listed as stuck (default 15)");
+  insights->add_option("--stuck-hours", insights_args->options.stuck_hours,
+                       "...or with this many hours on task on it (default 3)");
+  on_chosen(insights, registry, [options, insights_args] { return run_insights(*options, *insights_args); });
 
   auto gradescope_args = std::make_shared<GradescopeOptions>();
   auto* gradescope = group->add_subcommand("gradescope", "Write Gradescope's autograder zip: setup.sh (packages, build), "

@@ -3,6 +3,7 @@
 // against the part's gate in milestone.json, and record the result (unless --reference).
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -266,6 +267,22 @@ PartRun run_part(const Session& session, const Toolchain& toolchain, const Miles
   return run;
 }
 
+
+// The learning journal keeps every attempt (milestones.json keeps only the latest and the first pass).
+void record_part_in_journal(const Session& session, const Milestone& milestone, int part, const PartRecord& record) {
+  try {
+    session.progress->record_milestone_run(milestone.id, {{"part", part},
+                                                          {"passed", record.passed},
+                                                          {"skipped", record.skipped},
+                                                          {"value", record.value ? nlohmann::json(*record.value) : nlohmann::json(nullptr)},
+                                                          {"metric", record.metric},
+                                                          {"gate", record.gate},
+                                                          {"seconds", std::round(record.seconds * 10) / 10}});
+  } catch (const std::exception& error) {
+    spdlog::warn("could not add the milestone run to the learning journal: {}", error.what());
+  }
+}
+
 int run_milestone(const GlobalOptions& global, const RunOptions& options) {
   set_cooperative_interrupts(true);  // Ctrl-C stops the program, then tito reports and exits 130
   Session session = open_session(global, true);
@@ -331,7 +348,10 @@ int run_milestone(const GlobalOptions& global, const RunOptions& options) {
       return kExitInterrupted;
     }
     all_passed = all_passed && (run.record.passed || run.record.skipped);
-    if (!options.reference) newly_achieved = store.record_part(milestone, part->number, run.record) || newly_achieved;
+    if (!options.reference) {
+      newly_achieved = store.record_part(milestone, part->number, run.record) || newly_achieved;
+      record_part_in_journal(session, milestone, part->number, run.record);
+    }
   }
 
   std::cout << "\n";

@@ -12,6 +12,7 @@
 #include "core/files.h"
 #include "core/learner_files.h"
 #include "core/learning_path.h"
+#include "core/lesson_pages.h"
 #include "core/markdown.h"
 #include "core/readable_files.h"
 #include "core/terminal.h"
@@ -131,8 +132,12 @@ std::string latest_activity(const ProgressState& progress, std::string* module) 
   return latest;
 }
 
-int run_status(const GlobalOptions& options, bool as_json) {
+int run_status(const GlobalOptions& options, bool as_json, bool journal, const std::string& module) {
   Session session = open_session(options, true);
+  if (journal) return run_learning_journal(session, module, as_json);
+  if (!module.empty())
+    throw UserError("tito module status shows every module; NN goes with --journal",
+                    "tito module status --journal " + module, kExitUsage);
   const ProgressState& progress = session.state();
   const int total = static_cast<int>(session.curriculum.modules().size());
   const int done = progress.completed_count();
@@ -207,6 +212,8 @@ struct ViewRequest {
   bool path_only = false;
   std::string file;  // --file NAME: a given source or public header instead of the lesson
   bool list_files = false;
+  bool html = false;
+  std::string out;  // --out FILE with --html
 };
 
 int list_readable_files(const Session& session, const ModuleInfo& module) {
@@ -218,6 +225,28 @@ int list_readable_files(const Session& session, const ModuleInfo& module) {
   for (const auto& file : given) std::cout << "  " << out.bullet() << " " << file.name << "\n";
   std::cout << "Public headers too, by include path: e.g. tinytorch/tensor.h, tinytorch/nn/module.h\n";
   std::cout << fmt::format("Your own files are in modules/{}/ of your workspace.\n", module.folder());
+  return 0;
+}
+
+// The lesson as a standalone HTML page: by default where `tito lessons build` puts it, so that its links
+// to other lessons find their pages once those are built too.
+int write_lesson_html(const GlobalOptions& options, const Session& session, const ModuleInfo& module, const std::string& out) {
+  fs::path page_file = out.empty() ? default_lessons_dir(options.workspace, fs::current_path()) / lesson_page_path(module)
+                                   : fs::absolute(out);
+  if (!out.empty() && fs::is_directory(page_file)) page_file /= lesson_page_path(module);
+  const LessonPage page = render_lesson_page(session.curriculum, module, false);
+  // The fix: beside a file tito will not replace, a name nothing has yet (lesson-2.html); else another folder.
+  std::string another = "FILE   (in a folder you can write to)";
+  if (fs::exists(page_file)) {
+    fs::path free_name = page_file;
+    for (int n = 2; fs::exists(free_name); ++n)
+      free_name.replace_filename(fmt::format("{}-{}{}", page_file.stem().string(), n, page_file.extension().string()));
+    another = free_name.string();
+  }
+  write_page(page_file, page.html, fmt::format("tito module view {} --html --out {}", module.number, another));
+  for (const auto& problem : page.problems) terminal().warning(problem);
+  std::cout << fmt::format("Wrote the lesson of module {} ({}) as HTML: {}\n", module.number, module.title, page_file.string());
+  std::cout << "Open it in a browser: " << file_url(page_file) << "\n";
   return 0;
 }
 
@@ -242,6 +271,7 @@ int run_view(const GlobalOptions& options, const ViewRequest& request) {
     std::cout << module.lesson.string() << "\n";
     return 0;
   }
+  if (request.html) return write_lesson_html(options, session, module, request.out);
   terminal().page(render_markdown(read_file(module.lesson), terminal()));
   return 0;
 }
@@ -258,8 +288,15 @@ void register_module_browse_commands(CLI::App& group, CommandRegistry& registry)
 
   auto* status = group.add_subcommand("status", "Your progress: completed modules, scores and what to do next");
   auto status_json = std::make_shared<bool>(false);
+  auto status_journal = std::make_shared<bool>(false);
+  auto status_module = std::make_shared<std::string>();
   status->add_flag("--json", *status_json, "Print JSON");
-  on_chosen(status, registry, [options, status_json] { return run_status(*options, *status_json); });
+  status->add_flag("--journal", *status_journal,
+                   "Your learning journal instead: time on task, test runs, hints and concept checks per module");
+  status->add_option("NN", *status_module, "With --journal: one module in detail");
+  on_chosen(status, registry, [options, status_json, status_journal, status_module] {
+    return run_status(*options, *status_json, *status_journal, *status_module);
+  });
 
   auto* view = group.add_subcommand("view", "Read a module's lesson, or the given code it asks you to read");
   auto request = std::make_shared<ViewRequest>();
@@ -268,6 +305,12 @@ void register_module_browse_commands(CLI::App& group, CommandRegistry& registry)
   view->add_option("--file", request->file, "Print a given source of the module (e.g. activation_ops.cpp) or a public header "
                                             "(e.g. tinytorch/tensor.h) instead of the lesson");
   view->add_flag("--files", request->list_files, "List the given files of the module that --file can print");
+  auto* html = view->add_flag("--html", request->html,
+                              "Write the lesson as a standalone HTML page and print its path and file:// URL: by default "
+                              "<workspace>/lessons/NN_slug/lesson.html in a workspace, else "
+                              "./tinytorch-lessons/NN_slug/lesson.html (tito lessons build writes them all)");
+  html->excludes("--path")->excludes("--file")->excludes("--files");
+  view->add_option("--out", request->out, "With --html: write the page to this file (or into this folder)")->needs(html);
   on_chosen(view, registry, [options, request] { return run_view(*options, *request); });
 }
 

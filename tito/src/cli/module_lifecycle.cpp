@@ -103,6 +103,9 @@ int run_start(const GlobalOptions& options, const std::string& requested, bool r
   if (!started) session.progress->record_started(module.number);
   spdlog::info("started module {}{}", module.number, reference ? " (reference)" : "");
   std::cout << "\n";
+  if (!started && !reference && std::filesystem::exists(module.quiz))
+    std::cout << "Before the lesson, what do you already know? " << out.command("tito module quiz " + module.number)
+              << " (a few questions, not graded; you take them again, explained, after completing the module)\n\n";
   print_files_to_edit(session, module);
   return 0;
 }

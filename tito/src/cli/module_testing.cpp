@@ -1,6 +1,7 @@
 // `tito module test`, `tito module complete` and `tito module watch`: build the learner's code
 // against the module's tests (through run_module_tests) and show the report.
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -65,7 +66,36 @@ struct TestOptions {
   bool json = false;      // the report as JSON on stdout, nothing else there
   std::string filter;     // Catch2 test spec: a name, a wildcard or tags
   bool tsan = false;      // check the [threads] cases with ThreadSanitizer even if unchanged since the last check
+  std::string command = "test";  // what the learning journal says ran: "test", "complete" or "watch"
 };
+
+// One line of the learning journal per run (learning_journal.h): what passed, and which cases gave a
+// wrong answer rather than none yet (a starter's "not implemented" says nothing about a misconception).
+void record_run_in_journal(const Session& session, const ModuleInfo& module, const TestReport& report,
+                           const TestOptions& options) {
+  constexpr std::size_t kMaxNamedCases = 64;
+  nlohmann::json failed = nlohmann::json::array();
+  int not_implemented = 0;
+  for (const auto& c : report.cases) {
+    if (c.status == CaseStatus::NotImplemented) ++not_implemented;
+    if (c.passed() || c.status == CaseStatus::NotImplemented || c.status == CaseStatus::NotRun) continue;
+    if (failed.size() < kMaxNamedCases) failed.push_back(c.name);
+  }
+  try {
+    session.progress->record_test_run(module.number, {{"command", options.command},
+                                                      {"filter", options.filter},
+                                                      {"build_ok", report.build_ok},
+                                                      {"total", static_cast<int>(report.cases.size())},
+                                                      {"passed", report.passed_count()},
+                                                      {"earned", report.points_earned()},
+                                                      {"points", report.points_possible()},
+                                                      {"seconds", std::round((report.build_seconds + report.run_seconds) * 10) / 10},
+                                                      {"failed", failed},
+                                                      {"not_implemented", not_implemented}});
+  } catch (const std::exception& error) {  // a journal that cannot be written must not hide the report
+    spdlog::warn("could not add the run to the learning journal: {}", error.what());
+  }
+}
 
 // Shows that a long test case is alive: on a terminal one line redrawn in place; elsewhere (logs,
 // CI) a line every kPeriodicStatus while a case runs past it.
@@ -146,6 +176,7 @@ TestRun run_tests(const Session& session, const ModuleInfo& module, const TestOp
   run.context.compiler = describe_compiler(toolchain);
   run.context.compiler_fix = switch_compiler_command(toolchain, session.installation.source_dir);
   spdlog::info("module {}: {}", module.number, score_line(run.report, module.points));
+  record_run_in_journal(session, module, run.report, options);
   if (options.json) {
     std::cout << report_json(run.report, module.points) << "\n";
     return run;
@@ -209,7 +240,9 @@ void announce_what_is_next(const Session& session, const ModuleInfo& module) {
 int run_complete(const GlobalOptions& options, const std::string& requested) {
   Session session = open_session(options, true);
   const ModuleInfo& module = require_started(session, requested);
-  TestRun run = run_tests(session, module, TestOptions{});
+  TestOptions options_for_complete;
+  options_for_complete.command = "complete";
+  TestRun run = run_tests(session, module, options_for_complete);
   const Terminal& out = terminal();
   if (!run.report.all_passed()) {
     std::cout << "\nModule " << module.number << " is not complete yet: every test must pass. Nothing was recorded.\n";
@@ -230,8 +263,11 @@ int run_complete(const GlobalOptions& options, const std::string& requested) {
   } else {
     std::cout << ". You built it yourself.\n";
   }
-  std::cout << fmt::format("Progress: {}/{} modules completed\n\n", session.state().completed_count(),
+  std::cout << fmt::format("Progress: {}/{} modules completed\n", session.state().completed_count(),
                            session.curriculum.modules().size());
+  if (fs::exists(module.quiz))
+    std::cout << "Check what stuck, with every answer explained: " << out.command("tito module quiz " + module.number) << "\n";
+  std::cout << "\n";
   announce_what_is_next(session, module);
   return 0;
 }
@@ -373,6 +409,7 @@ int run_watch(const GlobalOptions& options, const std::string& requested, int ma
     if (out.colour() && out.interactive()) std::cout << "\033[2J\033[H";  // a fresh screen per run
     TestOptions compact;
     compact.compact = true;
+    compact.command = "watch";
     TestRun run = run_tests(session, module, compact);
     ++runs;
     if (max_runs > 0 && runs >= max_runs) return 0;
@@ -406,7 +443,7 @@ int run_watch(const GlobalOptions& options, const std::string& requested, int ma
 void register_module_testing_commands(CLI::App& group, CommandRegistry& registry) {
   const GlobalOptions* options = &registry.options;
 
-  auto* test = group.add_subcommand("test", "Build your code for a module and run its tests (records nothing)");
+  auto* test = group.add_subcommand("test", "Build your code for a module and run its tests (kept in your learning journal, not in your progress)");
   auto test_number = std::make_shared<std::string>();
   auto test_options = std::make_shared<TestOptions>();
   test->add_option("NN", *test_number, "Module number or name")->required();

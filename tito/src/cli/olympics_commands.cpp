@@ -272,14 +272,7 @@ void register_olympics_commands(CommandRegistry& registry) {
   rank->add_flag("--csv", *csv, "CSV instead of markdown tables");
   on_chosen(rank, registry, [options, dir, csv] { return run_rank(*options, *dir, *csv); });
 
-  group->callback([group, &registry] {
-    if (group->get_subcommands().empty() && !registry.selected) {
-      registry.selected = [group] {
-        std::cout << group->help();
-        return int(kExitOk);
-      };
-    }
-  });
+  require_subcommand_or_help(*group, registry.selected);
 }
 
 }  // namespace tito

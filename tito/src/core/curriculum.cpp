@@ -65,6 +65,7 @@ ModuleInfo module_from_json(const json& entry, const fs::path& source_dir) {
   const fs::path module_dir = source_dir / "curriculum" / module.folder();
   module.lesson = entry.contains("lesson") ? source_dir / entry["lesson"].get<std::string>() : module_dir / "lesson.md";
   module.hints = entry.contains("hints") ? source_dir / entry["hints"].get<std::string>() : module_dir / "hints.json";
+  module.quiz = module_dir / "quiz.json";
   module.variants =
       entry.contains("variants") ? source_dir / entry["variants"].get<std::string>() : module_dir / "variants.json";
   module.tests = sources_of(entry, "tests", source_dir, module_dir);

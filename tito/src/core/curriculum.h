@@ -25,6 +25,7 @@ struct ModuleInfo {
   std::vector<std::filesystem::path> bench;  // timing programs with main(): `tito module bench NN` (curriculum/NN_slug/bench)
   std::filesystem::path hints;             // absolute; may not exist
   std::filesystem::path variants;          // absolute; known-wrong variants of the reference (variants.h)
+  std::filesystem::path quiz;              // absolute; the concept checks (quiz.h), curriculum/NN_slug/quiz.json; may not exist
   int points = 0;
   double time_limit_s = 30;
   std::size_t memory_limit_mb = 1024;

@@ -32,7 +32,6 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 namespace {
 
-constexpr std::uintmax_t kMaxLearnerFileBytes = 1u << 20;
 constexpr std::size_t kMaxMessageChars = 600;
 constexpr int kMaxWalkedEntries = 20000;
 
@@ -175,51 +174,6 @@ std::string identity_of(const Installation& installation, const Toolchain& toolc
   std::sort(headers.begin(), headers.end());
   for (const auto& header : headers) hash.update(file_stamp(header));
   return hash.hex_digest();
-}
-
-// Where a submission's workspace is: the folder itself, or the one folder inside it that is one.
-struct FoundWorkspace {
-  std::optional<fs::path> root;
-  std::string problem;
-};
-
-bool looks_like_workspace(const fs::path& dir) {
-  std::error_code error;
-  return Workspace::is_workspace(dir) || fs::is_directory(dir / "modules", error);
-}
-
-FoundWorkspace find_workspace(const fs::path& submission) {
-  std::error_code error;
-  if (fs::is_empty(submission, error)) return {std::nullopt, "the submission is empty"};
-  if (looks_like_workspace(submission)) return {submission, ""};
-  std::vector<fs::path> candidates;
-  for (const auto& entry : fs::directory_iterator(submission, error)) {
-    if (!entry.is_directory(error) || entry.is_symlink(error)) continue;
-    if (looks_like_workspace(entry.path())) candidates.push_back(entry.path());
-    for (const auto& inner : fs::directory_iterator(entry.path(), error))
-      if (inner.is_directory(error) && !inner.is_symlink(error) && looks_like_workspace(inner.path()))
-        candidates.push_back(inner.path());
-  }
-  if (candidates.size() == 1) return {candidates.front(), ""};
-  if (candidates.size() > 1)
-    return {std::nullopt, fmt::format("the submission holds {} workspaces; it must hold exactly one", candidates.size())};
-  return {std::nullopt, "no workspace found (expected a modules/ folder, as `tito init` creates)"};
-}
-
-// The learner's copy of a learner file: a regular file (never a link) of sensible size.
-std::optional<std::string> learner_copy(const fs::path& file, std::string& problem) {
-  std::error_code error;
-  auto status = fs::symlink_status(file, error);
-  if (error || !fs::exists(status)) return std::nullopt;
-  if (!fs::is_regular_file(status)) {
-    problem = "is not a regular file (links are not followed)";
-    return std::nullopt;
-  }
-  if (fs::file_size(file, error) > kMaxLearnerFileBytes) {
-    problem = "is larger than 1 MB";
-    return std::nullopt;
-  }
-  return read_file(file);
 }
 
 // One learner's files, prepared once: per module, the files to compile and whether any was theirs.
@@ -786,7 +740,45 @@ void prepare_class(ClassContext& context) {
   context.seed = grading_seed(context.options);
 }
 
+bool looks_like_workspace(const fs::path& dir) {
+  std::error_code error;
+  return Workspace::is_workspace(dir) || fs::is_directory(dir / "modules", error);
+}
+
 }  // namespace
+
+FoundWorkspace find_workspace(const fs::path& submission) {
+  std::error_code error;
+  if (fs::is_empty(submission, error)) return {std::nullopt, "the submission is empty"};
+  if (looks_like_workspace(submission)) return {submission, ""};
+  std::vector<fs::path> candidates;
+  for (const auto& entry : fs::directory_iterator(submission, error)) {
+    if (!entry.is_directory(error) || entry.is_symlink(error)) continue;
+    if (looks_like_workspace(entry.path())) candidates.push_back(entry.path());
+    for (const auto& inner : fs::directory_iterator(entry.path(), error))
+      if (inner.is_directory(error) && !inner.is_symlink(error) && looks_like_workspace(inner.path()))
+        candidates.push_back(inner.path());
+  }
+  if (candidates.size() == 1) return {candidates.front(), ""};
+  if (candidates.size() > 1)
+    return {std::nullopt, fmt::format("the submission holds {} workspaces; it must hold exactly one", candidates.size())};
+  return {std::nullopt, "no workspace found (expected a modules/ folder, as `tito init` creates)"};
+}
+
+std::optional<std::string> learner_copy(const fs::path& file, std::string& problem, std::uintmax_t max_bytes) {
+  std::error_code error;
+  auto status = fs::symlink_status(file, error);
+  if (error || !fs::exists(status)) return std::nullopt;
+  if (!fs::is_regular_file(status)) {
+    problem = "is not a regular file (links are not followed)";
+    return std::nullopt;
+  }
+  if (fs::file_size(file, error) > max_bytes) {
+    problem = fmt::format("is larger than {} MB", max_bytes >> 20);
+    return std::nullopt;
+  }
+  return read_file(file);
+}
 
 void make_reportable(ModuleGrade& grade) {
   grade.note = escape_invalid_utf8(grade.note);

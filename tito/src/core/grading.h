@@ -5,6 +5,7 @@
 // folder, so a rerun only rebuilds what changed. Reports are written by grade_reports.h.
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -79,6 +80,19 @@ struct Submission {
 // Every folder and .tar/.tar.gz/.tgz archive in `dir` (hidden entries skipped); anything else is
 // returned too, so that it gets a row saying why it was not graded.
 std::vector<Submission> list_submissions(const std::filesystem::path& dir);
+// Where a submission's workspace is: the folder itself, or the one folder inside it (or inside a
+// folder inside it) that is one; never through a link. `problem` says why when there is none.
+struct FoundWorkspace {
+  std::optional<std::filesystem::path> root;
+  std::string problem;
+};
+FoundWorkspace find_workspace(const std::filesystem::path& submission);
+
+// A learner's copy of a file: a regular file (never a link) of at most `max_bytes`; nullopt when it
+// is absent, or with `problem` set ("is not a regular file ...") when it is refused.
+std::optional<std::string> learner_copy(const std::filesystem::path& file, std::string& problem,
+                                        std::uintmax_t max_bytes = 1u << 20);
+
 // A single learner's submission (for --gradescope): a workspace folder or an archive.
 Submission single_submission(const std::filesystem::path& path);
 

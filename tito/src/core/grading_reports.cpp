@@ -12,40 +12,13 @@
 #include "core/clock.h"
 #include "core/errors.h"
 #include "core/files.h"
+#include "core/report_format.h"
 #include "core/sha256.h"
 
 namespace tito {
 namespace fs = std::filesystem;
 using nlohmann::json;
 namespace {
-
-// A CSV field, quoted when it has to be (RFC 4180). A field a spreadsheet could read as a formula is
-// defused with a leading quote: one that starts with =, +, - or @, with a TAB or carriage return
-// (spreadsheets skip them and read what follows), or with spaces before any of those.
-std::string csv_field(const std::string& text) {
-  std::string value = text;
-  const auto first = value.find_first_not_of(' ');
-  if (first != std::string::npos && std::string("=+-@\t\r").find(value[first]) != std::string::npos) value = "'" + value;
-  if (value.find_first_of(",\"\n\r") == std::string::npos) return value;
-  std::string quoted = "\"";
-  for (char c : value) quoted += (c == '"') ? std::string("\"\"") : std::string(1, c);
-  return quoted + "\"";
-}
-
-std::string html(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
 
 // A learner's page: the id with anything but letters, digits, '-', '_' and '.' replaced, and then a
 // short hash of the real id, so that "vic~tim" and "vic_tim" never share (and overwrite) a page.
@@ -88,23 +61,14 @@ th{background:#f4f4f4}.bad{color:#a00}.ok{color:#070}.charts{display:flex;flex-w
 
 // A bar chart of the score distribution: 10 bins of 10% each.
 std::string histogram_svg(const ModuleStatistics& module) {
-  const int width = 320, height = 140, base = 115, bar = 28;
-  int tallest = 1;
-  for (int count : module.histogram) tallest = std::max(tallest, count);
-  std::string svg = fmt::format(R"(<svg xmlns="http://www.w3.org/2000/svg" width="{}" height="{}" role="img" aria-label="score distribution of module {}">)",
-                                width, height, html(module.number));
+  std::vector<ChartBar> bars;
   for (std::size_t bin = 0; bin < module.histogram.size(); ++bin) {
     const int count = module.histogram[bin];
-    const int h = static_cast<int>(std::lround(90.0 * count / tallest));
-    const int x = 10 + static_cast<int>(bin) * (bar + 2);
-    svg += fmt::format(R"(<rect x="{}" y="{}" width="{}" height="{}" fill="#4a7ebb"><title>{}-{}%: {} learner{}</title></rect>)", x,
-                       base - h, bar, h, bin * 10, bin == 9 ? 100 : bin * 10 + 9, count, count == 1 ? "" : "s");
-    if (count > 0) svg += fmt::format(R"(<text x="{}" y="{}" font-size="10" text-anchor="middle">{}</text>)", x + bar / 2, base - h - 3, count);
-    svg += fmt::format(R"(<text x="{}" y="{}" font-size="9" text-anchor="middle">{}</text>)", x + bar / 2, base + 12, bin * 10);
+    bars.push_back({std::to_string(bin * 10), static_cast<double>(count),
+                    fmt::format("{}-{}%: {} learner{}", bin * 10, bin == 9 ? 100 : bin * 10 + 9, count, count == 1 ? "" : "s"),
+                    count > 0 ? std::to_string(count) : ""});
   }
-  svg += fmt::format(R"(<line x1="8" y1="{}" x2="{}" y2="{}" stroke="#888"/>)", base, width - 8, base);
-  svg += fmt::format(R"(<text x="{}" y="{}" font-size="9" text-anchor="middle">% of points</text></svg>)", width / 2, height - 2);
-  return svg;
+  return bar_chart_svg(bars, "score distribution of module " + module.number, "% of points");
 }
 
 // Every report is written from a copy whose learner-made text is valid UTF-8 (\xFF escapes): a
@@ -263,35 +227,35 @@ void write_html_report(const GradingRun& raw, const fs::path& dir) {
   index << "<!doctype html><html><head><meta charset=\"utf-8\"><title>Grades</title>" << kStyle << "</head><body>\n"
         << "<h1>Class overview</h1>\n"
         << fmt::format("<p>{} submissions, {} graded; prerequisites graded with {}; generated {}.</p>\n", run.learners.size(),
-                       graded, run.mode == "cumulative" ? "the learner's own code" : "the reference code", html(iso8601_now()));
+                       graded, run.mode == "cumulative" ? "the learner's own code" : "the reference code", html_escape(iso8601_now()));
   index << "<h2>Score distribution per module</h2><div class=\"charts\">\n";
   for (const auto& module : stats) {
-    index << "<div class=\"chart\"><b>" << html(module.number + " " + module.title) << "</b><br>"
+    index << "<div class=\"chart\"><b>" << html_escape(module.number + " " + module.title) << "</b><br>"
           << fmt::format("mean {:.1f}, median {:.1f} of {} ({} learners)<br>", module.mean, module.median, module.points,
                          module.learners)
           << histogram_svg(module) << "</div>\n";
   }
   index << "</div>\n<h2>Learners</h2>\n<table><tr><th>learner</th>";
-  for (const auto& module : run.modules) index << "<th>" << html(module.number) << "</th>";
+  for (const auto& module : run.modules) index << "<th>" << html_escape(module.number) << "</th>";
   index << "<th>total</th><th>status</th></tr>\n";
   const std::vector<std::string> pages = page_names(run);
   for (std::size_t i = 0; i < run.learners.size(); ++i) {
     const LearnerGrade& learner = run.learners[i];
-    index << "<tr><td><a href=\"learners/" << html(pages[i]) << "\">" << html(learner.id) << "</a></td>";
+    index << "<tr><td><a href=\"learners/" << html_escape(pages[i]) << "\">" << html_escape(learner.id) << "</a></td>";
     for (const auto& module : learner.modules)
       index << "<td" << (module.earned < module.possible ? " class=\"bad\"" : "") << ">" << module.earned << "</td>";
-    index << fmt::format("<td>{}/{}</td><td>{}</td></tr>\n", learner.earned(), learner.possible(), html(status_text(learner)));
+    index << fmt::format("<td>{}/{}</td><td>{}</td></tr>\n", learner.earned(), learner.possible(), html_escape(status_text(learner)));
   }
   index << "</table>\n<h2>Test cases</h2>\n";
   for (const auto& module : stats) {
-    index << "<h3>" << html(module.number + " " + module.title) << "</h3><table><tr><th>case</th><th>points</th><th>pass rate</th></tr>\n";
+    index << "<h3>" << html_escape(module.number + " " + module.title) << "</h3><table><tr><th>case</th><th>points</th><th>pass rate</th></tr>\n";
     for (const auto& c : module.cases)
-      index << fmt::format("<tr><td>{}</td><td>{}</td><td>{:.0f}% ({}/{})</td></tr>\n", html(c.name), c.points, 100 * c.pass_rate(),
+      index << fmt::format("<tr><td>{}</td><td>{}</td><td>{:.0f}% ({}/{})</td></tr>\n", html_escape(c.name), c.points, 100 * c.pass_rate(),
                            c.passed, c.attempts);
     index << "</table>\n";
     if (!module.common_failures.empty()) {
       index << "<p>Most common failures:</p><ul>";
-      for (const auto& [message, count] : module.common_failures) index << "<li>" << html(message) << fmt::format(" ({} learners)</li>", count);
+      for (const auto& [message, count] : module.common_failures) index << "<li>" << html_escape(message) << fmt::format(" ({} learners)</li>", count);
       index << "</ul>\n";
     }
   }
@@ -301,29 +265,29 @@ void write_html_report(const GradingRun& raw, const fs::path& dir) {
   for (std::size_t i = 0; i < run.learners.size(); ++i) {
     const LearnerGrade& learner = run.learners[i];
     std::ostringstream page;
-    page << "<!doctype html><html><head><meta charset=\"utf-8\"><title>" << html(learner.id) << "</title>" << kStyle
-         << "</head><body>\n<p><a href=\"../index.html\">class overview</a></p><h1>" << html(learner.id) << "</h1>\n"
-         << fmt::format("<p>Submission <code>{}</code>: {}/{} points. {}</p>\n", html(learner.submission), learner.earned(),
-                        learner.possible(), html(status_text(learner)));
+    page << "<!doctype html><html><head><meta charset=\"utf-8\"><title>" << html_escape(learner.id) << "</title>" << kStyle
+         << "</head><body>\n<p><a href=\"../index.html\">class overview</a></p><h1>" << html_escape(learner.id) << "</h1>\n"
+         << fmt::format("<p>Submission <code>{}</code>: {}/{} points. {}</p>\n", html_escape(learner.submission), learner.earned(),
+                        learner.possible(), html_escape(status_text(learner)));
     if (!learner.flags.empty()) {
       page << "<h2>Flags</h2><ul>";
-      for (const auto& flag : learner.flags) page << "<li>" << html(flag) << "</li>";
+      for (const auto& flag : learner.flags) page << "<li>" << html_escape(flag) << "</li>";
       page << "</ul>\n";
     }
     page << "<table><tr><th>module</th><th>score</th><th>status</th></tr>\n";
     for (const auto& module : learner.modules)
-      page << fmt::format("<tr><td>{}</td><td>{}/{}</td><td>{}</td></tr>\n", html(module.number), module.earned, module.possible,
-                          html(module.status));
+      page << fmt::format("<tr><td>{}</td><td>{}/{}</td><td>{}</td></tr>\n", html_escape(module.number), module.earned, module.possible,
+                          html_escape(module.status));
     page << "</table>\n";
     for (const auto& module : learner.modules) {
       if (module.earned == module.possible || !learner.graded) continue;
-      page << "<h2>Module " << html(module.number) << ": " << html(module.status) << "</h2>\n";
-      if (!module.note.empty()) page << "<pre>" << html(module.note) << "</pre>\n";
+      page << "<h2>Module " << html_escape(module.number) << ": " << html_escape(module.status) << "</h2>\n";
+      if (!module.note.empty()) page << "<pre>" << html_escape(module.note) << "</pre>\n";
       page << "<table><tr><th>failing test</th><th>points</th><th>status</th><th>message</th></tr>\n";
       for (const auto& c : module.cases)
         if (c.earned < c.points || c.status != "passed")
-          page << fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td><pre>{}</pre></td></tr>\n", html(c.name), c.points,
-                              html(c.status), html(c.message));
+          page << fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td><pre>{}</pre></td></tr>\n", html_escape(c.name), c.points,
+                              html_escape(c.status), html_escape(c.message));
       page << "</table>\n";
     }
     page << "</body></html>\n";

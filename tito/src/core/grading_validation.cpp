@@ -5,6 +5,7 @@
 #include <map>
 #include <mutex>
 #include <regex>
+#include <set>
 #include <thread>
 
 #include <fmt/format.h>
@@ -13,6 +14,7 @@
 #include "core/files.h"
 #include "core/learner_files.h"
 #include "core/markdown.h"
+#include "core/quiz.h"
 #include "core/starter_generator.h"
 #include "core/variants.h"
 #include "build/ninja_file.h"
@@ -280,6 +282,36 @@ bool is_comment(const std::string& line) { return trimmed(line).rfind("//", 0) =
 
 }  // namespace
 
+std::string closest_heading(const std::string& wanted, const std::vector<std::string>& headings) {
+  // One that starts with the same section number ("4." in "4. Samplers").
+  const std::string number = wanted.substr(0, wanted.find(' '));
+  for (const auto& heading : headings)
+    if (!number.empty() && heading.rfind(number + " ", 0) == 0) return heading;
+  return "";
+}
+
+std::vector<std::string> hint_section_problems(const std::string& hints_text, const std::string& lesson_markdown) {
+  static const std::regex kReference(R"([Ss]ection (\d+)(?:, '([^']+)')?)");
+  const auto headings = markdown_headings(lesson_markdown);
+  std::vector<std::string> problems;
+  std::set<std::string> reported;
+  for (auto it = std::sregex_iterator(hints_text.begin(), hints_text.end(), kReference); it != std::sregex_iterator(); ++it) {
+    const std::string number = (*it)[1].str(), title = (*it)[2].str();
+    const bool numbered = std::any_of(headings.begin(), headings.end(), [&](const std::string& heading) {
+      return heading.rfind(number + ".", 0) == 0 || heading.rfind(number + " ", 0) == 0;
+    });
+    const bool titled = title.empty() || lesson_markdown.find("**" + title) != std::string::npos ||
+                        std::any_of(headings.begin(), headings.end(),
+                                    [&](const std::string& heading) { return heading.find(title) != std::string::npos; });
+    if (numbered && titled) continue;
+    const std::string problem =
+        numbered ? fmt::format("hints.json: \"{}\": the lesson has no heading or bold paragraph lead '{}'", it->str(), title)
+                 : fmt::format("hints.json: \"{}\": the lesson has no section {}", it->str(), number);
+    if (reported.insert(problem).second) problems.push_back(problem);
+  }
+  return problems;
+}
+
 std::vector<std::string> lesson_reference_problems(const std::string& source, const std::string& file_label,
                                                    const std::vector<std::string>& headings) {
   std::vector<SolutionRegion> regions;
@@ -291,11 +323,7 @@ std::vector<std::string> lesson_reference_problems(const std::string& source, co
   std::vector<std::string> problems;
   for (const auto& region : regions) {
     if (std::find(headings.begin(), headings.end(), region.lesson) != headings.end()) continue;
-    // The closest heading: one that starts with the same section number ("4." in "4. Samplers").
-    std::string closest;
-    const std::string number = region.lesson.substr(0, region.lesson.find(' '));
-    for (const auto& heading : headings)
-      if (closest.empty() && !number.empty() && heading.rfind(number + " ", 0) == 0) closest = heading;
+    const std::string closest = closest_heading(region.lesson, headings);
     problems.push_back(fmt::format("{}:{}: lesson=\"{}\" (region \"{}\") is no heading of the lesson{}", file_label,
                                    region.begin_line, region.lesson, region.name,
                                    closest.empty() ? "" : fmt::format("; did you mean \"{}\"?", closest)));
@@ -454,6 +482,18 @@ std::vector<ModuleValidation> validate_modules(const Installation& installation,
       } catch (const MarkerError&) {
       }
     }
+    // Markdown that would show as typed (an unclosed **, a table row without its table) in both views.
+    if (module->available())
+      for (const auto& problem : unrendered_markdown(read_file(module->lesson))) {
+        sections.ok = false;
+        sections.detail += "lesson.md " + problem + " shows as typed\n";
+      }
+    if (module->available() && fs::is_regular_file(module->hints)) {
+      for (const auto& problem : hint_section_problems(read_file(module->hints), read_file(module->lesson))) {
+        sections.ok = false;
+        sections.detail += problem + "\n";
+      }
+    }
     for (const fs::path& text : {module->lesson, module->hints}) {
       if (!fs::is_regular_file(text)) continue;
       for (const auto& mention : framework_source_mentions(read_file(text), fs::relative(text, installation.source_dir).string())) {
@@ -461,12 +501,33 @@ std::vector<ModuleValidation> validate_modules(const Installation& installation,
         workspace_only.detail += mention + "\n";
       }
     }
-    if (sections.ok) sections.detail = fmt::format("{} regions name a heading of the lesson", referenced);
+    if (sections.ok)
+      sections.detail = fmt::format("{} regions name a heading of the lesson; the hints' references to it resolve; it "
+                                    "renders cleanly", referenced);
     if (todos.ok) todos.detail = "no TODO quotes its solution";
     if (workspace_only.ok) workspace_only.detail = "no lesson, hint or starter points into framework/src/";
     validation.checks.push_back(sections);
     validation.checks.push_back(todos);
     validation.checks.push_back(workspace_only);
+
+    // The concept checks `tito module quiz` asks: well-formed, and each question points at a section
+    // of the lesson (where a learner who got it wrong reads on). Every available module has them.
+    ValidationCheck concept_checks{"concept checks", true, false, ""};
+    if (!module->available()) {
+      concept_checks.detail = "no lesson yet";
+    } else if (!fs::is_regular_file(module->quiz)) {
+      concept_checks.ok = false;
+      concept_checks.detail = fmt::format("{} is missing (4 to 6 questions; INSTRUCTOR.md, \"Concept checks\")",
+                                          fs::relative(module->quiz, installation.source_dir).string());
+    } else {
+      for (const auto& problem : quiz_problems(module->quiz, headings)) {
+        concept_checks.ok = false;
+        concept_checks.detail += problem + "\n";
+      }
+      if (concept_checks.ok) concept_checks.detail = fmt::format("{} questions, each on a section of the lesson",
+                                                                 load_quiz(module->quiz).questions.size());
+    }
+    validation.checks.push_back(concept_checks);
 
     const auto declared = cases_declared_in(module->tests);
     int declared_points = 0, unpointed = 0;

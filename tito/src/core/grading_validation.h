@@ -34,10 +34,19 @@ struct ModuleValidation {
 // region that is not inside a function body or leaves its braces unbalanced.
 std::vector<std::string> marker_problems(const std::string& source, const std::string& file_label);
 
+// The heading a misspelt lesson reference most likely meant (the one with the same section number,
+// "4. Samplers: order" for "4. Samplers"); "" when none is close.
+std::string closest_heading(const std::string& wanted, const std::vector<std::string>& headings);
+
 // Regions whose lesson="..." names no heading of the module's lesson ("file:line: ..."), given the
 // lesson's headings as markdown_headings() reads them; the message suggests the closest heading.
 std::vector<std::string> lesson_reference_problems(const std::string& source, const std::string& file_label,
                                                    const std::vector<std::string>& headings);
+
+// The places in a module's hints.json that send the learner to the lesson ("section 4", "section 5,
+// 'Masking'") and find nothing there: no heading numbered 4, or no heading or bold paragraph lead
+// (**Masking.**) of that title. One line each ("hints.json: ..."); empty when every reference resolves.
+std::vector<std::string> hint_section_problems(const std::string& hints_text, const std::string& lesson_markdown);
 
 // A TODO states the contract; it must not hand out the answer. Reports ("file:line: ...") every
 // line of a region's solution that its TODO (the comment block above the region, or above the

@@ -17,6 +17,9 @@ namespace {
 
 using nlohmann::json;
 constexpr int kFormatVersion = 2;  // 2 added "origin"; format 1 files are read as they are
+// Each journal line says the format it was written in ("v"; absent: 1). 2 added the learning journal's
+// events (test, quiz, milestone) and "v" itself.
+constexpr int kJournalVersion = 2;
 
 json optional_to_json(const std::optional<std::string>& value) { return value ? json(*value) : json(nullptr); }
 json optional_to_json(const std::optional<int>& value) { return value ? json(*value) : json(nullptr); }
@@ -81,6 +84,8 @@ std::map<std::string, ModuleProgress> modules_from_json(const json& modules) {
 // Applies one journal event to a state. Unknown events are ignored so that newer tito versions can add some.
 void apply_event(ProgressState& state, const json& event) {
   const std::string kind = event.at("event").get<std::string>();
+  // The learning journal's own events change no progress (milestones.json keeps milestone results).
+  if (kind == "milestone" || kind == "test" || kind == "quiz") return;
   if (kind == "snapshot") {
     state.modules = modules_from_json(event.at("modules"));
     state.last_worked = string_field(event, "last_worked", "snapshot");
@@ -235,6 +240,7 @@ ProgressLoad ProgressStore::load() {
 
 void ProgressStore::append_event(json event) {
   event["seq"] = next_seq_++;
+  event["v"] = kJournalVersion;
   if (!event.contains("at")) event["at"] = iso8601_now();
   event["checksum"] = canonical_checksum(event);
   append_line_durably(journal_path_, event.dump());
@@ -253,6 +259,24 @@ void ProgressStore::record_completed(const std::string& module, int score, int p
 }
 
 void ProgressStore::clear_completion(const std::string& module) { append_event({{"event", "reset"}, {"module", module}}); }
+
+void ProgressStore::record_test_run(const std::string& module, json fields) {
+  fields["event"] = "test";
+  fields["module"] = module;
+  append_event(std::move(fields));
+}
+
+void ProgressStore::record_quiz(const std::string& module, json fields) {
+  fields["event"] = "quiz";
+  fields["module"] = module;
+  append_event(std::move(fields));
+}
+
+void ProgressStore::record_milestone_run(const std::string& milestone, json fields) {
+  fields["event"] = "milestone";
+  fields["milestone"] = milestone;
+  append_event(std::move(fields));
+}
 
 void ProgressStore::record_hint_shown(const std::string& module, const std::string& test_case, int level) {
   append_event({{"event", "hint"}, {"module", module}, {"case", test_case}, {"level", level}});

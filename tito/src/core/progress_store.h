@@ -2,6 +2,9 @@
 // The learner's progress: <ws>/.tito/progress.json plus the append-only journal <ws>/.tito/history.jsonl.
 // This is the only writer of both files. Every change is appended to the journal first and then the
 // whole state is rewritten atomically, so a damaged progress.json can always be rebuilt from the journal.
+// The journal is also the learner's learning journal (learning_journal.h reads it; its format is in
+// INSTRUCTOR.md): besides the events that change progress it keeps test runs, quiz answers and
+// milestone runs, which change nothing here.
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -61,6 +64,12 @@ class ProgressStore {
   void clear_completion(const std::string& module);  // started stays
   // `tito module hint`: levels 1..level of the case's hints have been shown (never decreases).
   void record_hint_shown(const std::string& module, const std::string& test_case, int level);
+
+  // Learning-journal events (progress unchanged): each fields object is stored as given, under
+  // "event": "test" | "quiz" | "milestone" (learning_journal.h says what each holds).
+  void record_test_run(const std::string& module, nlohmann::json fields);
+  void record_quiz(const std::string& module, nlohmann::json fields);
+  void record_milestone_run(const std::string& milestone, nlohmann::json fields);
 
   const std::filesystem::path& progress_path() const { return progress_path_; }
   const std::filesystem::path& journal_path() const { return journal_path_; }
