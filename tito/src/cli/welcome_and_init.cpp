@@ -46,10 +46,11 @@ int print_welcome() {
             << "  " << out.command("tito module start 01") << "      get the first module's starter files\n\n"
             << out.bold("Every day") << "\n"
             << "  " << out.command("tito module list") << "          all modules and what you can start\n"
-            << "  " << out.command("tito module view 01") << "       read a lesson\n"
+            << "  " << out.command("tito module view 01") << "       read a lesson (--html: in your browser)\n"
             << "  " << out.command("tito module test 01") << "       build and check your code\n"
             << "  " << out.command("tito module complete 01") << "   record a module once every test passes\n"
-            << "  " << out.command("tito module status") << "        your progress\n"
+            << "  " << out.command("tito module quiz 01") << "       a few concept checks, before and after a module\n"
+            << "  " << out.command("tito module status") << "        your progress (--journal: how you worked)\n"
             << "  " << out.command("tito system doctor") << "        check compiler, libraries and workspace\n\n"
             << "More: " << out.command("tito --help") << ", " << out.command("tito module --help") << "\n";
   return 0;
