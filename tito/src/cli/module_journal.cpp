@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "core/clock.h"
 #include "core/errors.h"
 #include "core/learning_journal.h"
 #include "core/terminal.h"
@@ -63,7 +64,7 @@ json record_json(const ModuleRecord& record) {
           {"quiz_post", quiz(record.post)}};
 }
 
-void print_module_detail(const Session& session, const ModuleInfo& module, const ModuleRecord& record) {
+void print_module_detail(const ModuleInfo& module, const ModuleRecord& record) {
   const Terminal& out = terminal();
   std::cout << out.bold(fmt::format("Module {} ({})", module.number, module.title)) << "\n";
   auto line = [](const std::string& label, const std::string& value) { std::cout << fmt::format("  {:<22}{}\n", label, value); };
@@ -85,7 +86,6 @@ void print_module_detail(const Session& session, const ModuleInfo& module, const
     std::cout << "  hints you revealed (deepest level):\n";
     for (const auto& [name, level] : record.hint_levels) std::cout << fmt::format("    {}  {}\n", level, name);
   }
-  (void)session;
 }
 
 }  // namespace
@@ -132,7 +132,7 @@ int run_learning_journal(const Session& session, const std::string& requested, b
   if (only) {
     auto found = summary.modules.find(only->number);
     std::cout << "\n";
-    print_module_detail(session, *only, found == summary.modules.end() ? ModuleRecord{} : found->second);
+    print_module_detail(*only, found == summary.modules.end() ? ModuleRecord{} : found->second);
     std::cout << "\n";
     out.next_step("tito module status --journal   (every module)");
     return 0;

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.h"
+#include "core/clock.h"
 #include "core/errors.h"
 #include "core/learning_journal.h"
 #include "core/quiz.h"

@@ -1,5 +1,7 @@
 #include "core/clock.h"
 
+#include <algorithm>
+#include <cmath>
 #include <ctime>
 #include <fmt/format.h>
 
@@ -41,6 +43,22 @@ std::string describe_age(std::chrono::system_clock::time_point then) {
   if (seconds < 3600) return plural(seconds / 60, "minute");
   if (seconds < 86400) return plural(seconds / 3600, "hour");
   return plural(seconds / 86400, "day");
+}
+
+std::string format_local_time(std::chrono::system_clock::time_point when) {
+  const std::time_t stamp = std::chrono::system_clock::to_time_t(when);
+  std::tm local{};
+  localtime_r(&stamp, &local);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%d %H:%M", &local);
+  return text;
+}
+
+std::string describe_seconds(double seconds) {
+  const long total = std::lround(std::max(0.0, seconds));
+  if (total < 60) return fmt::format("{} s", total);
+  if (total < 3600) return fmt::format("{} min", total / 60);
+  return fmt::format("{} h {:02} min", total / 3600, (total % 3600) / 60);
 }
 
 }  // namespace tito

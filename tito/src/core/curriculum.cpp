@@ -9,17 +9,13 @@
 #include "core/errors.h"
 #include "core/files.h"
 #include "core/hints.h"
+#include "core/text.h"
 
 namespace tito {
 namespace {
 
 using nlohmann::json;
 namespace fs = std::filesystem;
-
-std::string lowercase(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
-  return text;
-}
 
 bool all_digits(const std::string& text) {
   return !text.empty() && std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c); });

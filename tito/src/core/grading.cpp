@@ -634,27 +634,7 @@ LearnerGrade grade_learner(ClassContext& context, const Submission& submission,
   work.work_dir = context.options.out_dir / "work" / path_safe(submission.id);
   try {
     fs::create_directories(work.work_dir);
-    std::error_code error;
-    auto status = fs::symlink_status(submission.path, error);
-    fs::path root = submission.path;
-    if (fs::is_symlink(status)) {
-      reject(context, work.grade, "the submission is a symbolic link; links are not followed");
-      return work.grade;
-    }
-    if (submission.archive) {
-      root = work.work_dir / "unpacked";
-      try {
-        extract_archive_safely(submission.path, root);
-      } catch (const ArchiveRejected& rejected) {
-        fs::remove_all(root, error);
-        reject(context, work.grade, std::string("archive rejected: ") + rejected.what());
-        return work.grade;
-      }
-    } else if (!fs::is_directory(status)) {
-      reject(context, work.grade, "not a workspace folder or a .tar/.tar.gz/.tgz archive of one");
-      return work.grade;
-    }
-    FoundWorkspace found = find_workspace(root);
+    FoundWorkspace found = open_submission(submission, work.work_dir / "unpacked");
     if (!found.root) {
       reject(context, work.grade, found.problem);
       return work.grade;
@@ -763,6 +743,25 @@ FoundWorkspace find_workspace(const fs::path& submission) {
   if (candidates.size() > 1)
     return {std::nullopt, fmt::format("the submission holds {} workspaces; it must hold exactly one", candidates.size())};
   return {std::nullopt, "no workspace found (expected a modules/ folder, as `tito init` creates)"};
+}
+
+FoundWorkspace open_submission(const Submission& submission, const fs::path& unpack_dir) {
+  std::error_code error;
+  const auto status = fs::symlink_status(submission.path, error);
+  fs::path root = submission.path;
+  if (fs::is_symlink(status)) return {std::nullopt, "the submission is a symbolic link; links are not followed"};
+  if (submission.archive) {
+    root = unpack_dir;
+    try {
+      extract_archive_safely(submission.path, root);
+    } catch (const ArchiveRejected& rejected) {
+      fs::remove_all(root, error);
+      return {std::nullopt, std::string("archive rejected: ") + rejected.what()};
+    }
+  } else if (!fs::is_directory(status)) {
+    return {std::nullopt, "not a workspace folder or a .tar/.tar.gz/.tgz archive of one"};
+  }
+  return find_workspace(root);
 }
 
 std::optional<std::string> learner_copy(const fs::path& file, std::string& problem, std::uintmax_t max_bytes) {

@@ -88,6 +88,11 @@ struct FoundWorkspace {
 };
 FoundWorkspace find_workspace(const std::filesystem::path& submission);
 
+// The workspace of a submission, as grading and `tito instructor insights` read it: never through a
+// link; an archive is unpacked with extract_archive_safely into `unpack_dir` (replaced). `problem` says
+// why there is none ("archive rejected: ...", "the submission is a symbolic link; ...").
+FoundWorkspace open_submission(const Submission& submission, const std::filesystem::path& unpack_dir);
+
 // A learner's copy of a file: a regular file (never a link) of at most `max_bytes`; nullopt when it
 // is absent, or with `problem` set ("is not a regular file ...") when it is refused.
 std::optional<std::string> learner_copy(const std::filesystem::path& file, std::string& problem,

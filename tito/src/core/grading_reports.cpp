@@ -52,13 +52,6 @@ std::string status_text(const LearnerGrade& learner) {
   return learner.flags.empty() ? "graded" : fmt::format("graded ({} flag{})", learner.flags.size(), learner.flags.size() == 1 ? "" : "s");
 }
 
-const char* kStyle = R"(<style>
-body{font-family:system-ui,sans-serif;margin:2em;color:#222;max-width:70em}
-table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:.3em .6em;text-align:left;vertical-align:top}
-th{background:#f4f4f4}.bad{color:#a00}.ok{color:#070}.charts{display:flex;flex-wrap:wrap;gap:1.5em}
-.chart{border:1px solid #ddd;padding:.6em}pre{background:#f8f8f8;padding:.5em;white-space:pre-wrap;max-width:60em}
-</style>)";
-
 // A bar chart of the score distribution: 10 bins of 10% each.
 std::string histogram_svg(const ModuleStatistics& module) {
   std::vector<ChartBar> bars;
@@ -224,7 +217,7 @@ void write_html_report(const GradingRun& raw, const fs::path& dir) {
   std::ostringstream index;
   int graded = 0;
   for (const auto& learner : run.learners) graded += learner.graded ? 1 : 0;
-  index << "<!doctype html><html><head><meta charset=\"utf-8\"><title>Grades</title>" << kStyle << "</head><body>\n"
+  index << "<!doctype html><html><head><meta charset=\"utf-8\"><title>Grades</title>" << kReportStyle << "</head><body>\n"
         << "<h1>Class overview</h1>\n"
         << fmt::format("<p>{} submissions, {} graded; prerequisites graded with {}; generated {}.</p>\n", run.learners.size(),
                        graded, run.mode == "cumulative" ? "the learner's own code" : "the reference code", html_escape(iso8601_now()));
@@ -265,7 +258,7 @@ void write_html_report(const GradingRun& raw, const fs::path& dir) {
   for (std::size_t i = 0; i < run.learners.size(); ++i) {
     const LearnerGrade& learner = run.learners[i];
     std::ostringstream page;
-    page << "<!doctype html><html><head><meta charset=\"utf-8\"><title>" << html_escape(learner.id) << "</title>" << kStyle
+    page << "<!doctype html><html><head><meta charset=\"utf-8\"><title>" << html_escape(learner.id) << "</title>" << kReportStyle
          << "</head><body>\n<p><a href=\"../index.html\">class overview</a></p><h1>" << html_escape(learner.id) << "</h1>\n"
          << fmt::format("<p>Submission <code>{}</code>: {}/{} points. {}</p>\n", html_escape(learner.submission), learner.earned(),
                         learner.possible(), html_escape(status_text(learner)));

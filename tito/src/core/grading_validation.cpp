@@ -458,7 +458,8 @@ std::vector<ModuleValidation> validate_modules(const Installation& installation,
     // Reported, not yet failing: module 06's gradient TODOs still quote their rules (being rewritten).
     ValidationCheck todos{"TODOs", true, true, ""};
     ValidationCheck workspace_only{"workspace only", true, false, ""};
-    const auto headings = module->available() ? markdown_headings(read_file(module->lesson)) : std::vector<std::string>{};
+    const std::string lesson = module->available() ? read_file(module->lesson) : "";
+    const auto headings = module->available() ? markdown_headings(lesson) : std::vector<std::string>{};
     int referenced = 0;
     for (const auto& relative : module->learner_files) {
       const fs::path file = installation.source_dir / relative;
@@ -484,12 +485,12 @@ std::vector<ModuleValidation> validate_modules(const Installation& installation,
     }
     // Markdown that would show as typed (an unclosed **, a table row without its table) in both views.
     if (module->available())
-      for (const auto& problem : unrendered_markdown(read_file(module->lesson))) {
+      for (const auto& problem : unrendered_markdown(lesson)) {
         sections.ok = false;
         sections.detail += "lesson.md " + problem + " shows as typed\n";
       }
     if (module->available() && fs::is_regular_file(module->hints)) {
-      for (const auto& problem : hint_section_problems(read_file(module->hints), read_file(module->lesson))) {
+      for (const auto& problem : hint_section_problems(read_file(module->hints), lesson)) {
         sections.ok = false;
         sections.detail += problem + "\n";
       }

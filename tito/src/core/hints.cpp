@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/files.h"
+#include "core/text.h"
 
 namespace tito {
 namespace {
@@ -28,11 +29,6 @@ std::vector<std::string> levels_of(const ordered_json& value) {
     else if (value.contains("hint")) return levels_of(value["hint"]);
   }
   return levels;
-}
-
-std::string lowercase(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
-  return text;
 }
 
 }  // namespace

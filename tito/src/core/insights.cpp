@@ -1,6 +1,7 @@
 #include "core/insights.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <regex>
 #include <set>
@@ -9,7 +10,6 @@
 
 #include "core/clock.h"
 #include "core/files.h"
-#include "core/grading_archive.h"
 #include "core/hints.h"
 #include "core/quiz.h"
 #include "core/starter_generator.h"
@@ -25,31 +25,12 @@ LearnerJournal read_one(const Submission& submission, const fs::path& scratch) {
   LearnerJournal journal;
   journal.id = escape_invalid_utf8(submission.id);
   journal.submission = escape_invalid_utf8(submission.name);
-  std::error_code error;
-  const auto status = fs::symlink_status(submission.path, error);
-  fs::path root = submission.path;
-  if (fs::is_symlink(status)) {
-    journal.problem = "the submission is a symbolic link; links are not followed";
-    return journal;
-  }
-  if (submission.archive) {
-    root = scratch / "unpacked";
-    fs::remove_all(root, error);
-    try {
-      extract_archive_safely(submission.path, root);
-    } catch (const ArchiveRejected& rejected) {
-      journal.problem = std::string("archive rejected: ") + rejected.what();
-      return journal;
-    }
-  } else if (!fs::is_directory(status)) {
-    journal.problem = "not a workspace folder or a .tar/.tar.gz/.tgz archive of one";
-    return journal;
-  }
-  const FoundWorkspace found = find_workspace(root);
+  const FoundWorkspace found = open_submission(submission, scratch / "unpacked");
   if (!found.root) {
     journal.problem = found.problem;
     return journal;
   }
+  std::error_code error;
   // .tito itself must be a folder, not a link to somewhere else on the grader's machine.
   const fs::path tito_dir = *found.root / ".tito";
   if (const auto dir_status = fs::symlink_status(tito_dir, error); !fs::is_directory(dir_status) || fs::is_symlink(dir_status)) {
@@ -69,6 +50,16 @@ LearnerJournal read_one(const Submission& submission, const fs::path& scratch) {
   journal.truncated = parsed.truncated;
   journal.summary = summarize_learning_journal(parsed);
   return journal;
+}
+
+// Whether `word` stands in `text` as a whole word (not inside a longer identifier).
+bool contains_word(const std::string& text, const std::string& word) {
+  auto part_of_name = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (auto at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) {
+    const std::size_t end = at + word.size();
+    if ((at == 0 || !part_of_name(text[at - 1])) && (end == text.size() || !part_of_name(text[end]))) return true;
+  }
+  return false;
 }
 
 // Which lesson section teaches what a test case checks: the case's "exercises" (hints.json) matched
@@ -109,9 +100,7 @@ std::map<std::string, std::string> case_sections(const fs::path& source_dir, con
       for (const auto& region : regions) {
         const std::string word = short_name(region.name);
         if (word.size() < 3) continue;
-        const std::regex whole("(^|[^A-Za-z0-9_])" + std::regex_replace(word, std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)") +
-                               "($|[^A-Za-z0-9_])");
-        if (std::regex_search(entry.test_case, whole)) {
+        if (contains_word(entry.test_case, word)) {
           section = region.lesson;
           break;
         }

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "core/clock.h"
 #include "core/files.h"
 #include "core/insights.h"
 #include "core/report_format.h"
@@ -234,16 +235,9 @@ std::string to_markdown(const std::vector<Section>& sections) {
   return out.str();
 }
 
-const char* kStyle = R"(<style>
-body{font-family:system-ui,sans-serif;margin:2em;color:#222;max-width:80em}
-table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:.3em .6em;text-align:left;vertical-align:top}
-th{background:#f4f4f4}.charts{display:flex;flex-wrap:wrap;gap:1.5em}.chart{border:1px solid #ddd;padding:.6em;font-size:.9em}
-.note{color:#555}
-</style>)";
-
 std::string to_html(const std::vector<Section>& sections) {
   std::ostringstream out;
-  out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Learning insights</title>" << kStyle
+  out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Learning insights</title>" << kReportStyle
       << "</head><body>\n<h1>Learning insights</h1>\n";
   for (const auto& section : sections) {
     out << "<h2>" << html_escape(section.title) << "</h2>\n";

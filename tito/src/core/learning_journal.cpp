@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <ctime>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -207,22 +206,6 @@ JournalSummary summarize_learning_journal(const LearningJournal& journal) {
     }
   }
   return summary;
-}
-
-std::string format_local_time(TimePoint when) {
-  const std::time_t stamp = std::chrono::system_clock::to_time_t(when);
-  std::tm local{};
-  localtime_r(&stamp, &local);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%d %H:%M", &local);
-  return text;
-}
-
-std::string describe_seconds(double seconds) {
-  const long total = std::lround(std::max(0.0, seconds));
-  if (total < 60) return fmt::format("{} s", total);
-  if (total < 3600) return fmt::format("{} min", total / 60);
-  return fmt::format("{} h {:02} min", total / 3600, (total % 3600) / 60);
 }
 
 }  // namespace tito

@@ -99,10 +99,5 @@ struct JournalSummary {
 
 JournalSummary summarize_learning_journal(const LearningJournal& journal);
 
-// "2026-12-07 14:05" in the machine's time zone, for people.
-std::string format_local_time(TimePoint when);
-
-// "1 h 05 min", "12 min", "40 s".
-std::string describe_seconds(double seconds);
 
 }  // namespace tito

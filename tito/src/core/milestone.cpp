@@ -12,22 +12,13 @@
 
 #include "core/errors.h"
 #include "core/files.h"
+#include "core/text.h"
 
 namespace tito {
 namespace {
 
 using nlohmann::json;
 
-std::string lowercase(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
-  return text;
-}
-
-std::string trimmed(const std::string& text) {
-  const auto first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string::npos) return "";
-  return text.substr(first, text.find_last_not_of(" \t\r\n") + 1 - first);
-}
 
 bool all_digits(const std::string& text) {
   return !text.empty() && std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c); });

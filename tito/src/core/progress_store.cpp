@@ -81,11 +81,17 @@ std::map<std::string, ModuleProgress> modules_from_json(const json& modules) {
   return result;
 }
 
+// The learning journal's own events (test runs, quizzes, milestone runs): they change no progress
+// (milestones.json keeps milestone results).
+bool is_learning_event(const json& event) {
+  const json& kind = event.at("event");
+  return kind == "milestone" || kind == "test" || kind == "quiz";
+}
+
 // Applies one journal event to a state. Unknown events are ignored so that newer tito versions can add some.
 void apply_event(ProgressState& state, const json& event) {
+  if (is_learning_event(event)) return;
   const std::string kind = event.at("event").get<std::string>();
-  // The learning journal's own events change no progress (milestones.json keeps milestone results).
-  if (kind == "milestone" || kind == "test" || kind == "quiz") return;
   if (kind == "snapshot") {
     state.modules = modules_from_json(event.at("modules"));
     state.last_worked = string_field(event, "last_worked", "snapshot");
@@ -244,6 +250,8 @@ void ProgressStore::append_event(json event) {
   if (!event.contains("at")) event["at"] = iso8601_now();
   event["checksum"] = canonical_checksum(event);
   append_line_durably(journal_path_, event.dump());
+  // The learning journal's own events change no progress: progress.json stays as it is.
+  if (is_learning_event(event)) return;
   apply_event(state_, event);
   save();
 }

@@ -12,6 +12,7 @@
 
 #include "core/files.h"
 #include "core/grading_validation.h"
+#include "core/text.h"
 
 namespace tito {
 namespace {
@@ -77,17 +78,6 @@ QuizQuestion question_from_json(const json& entry, const std::string& where) {
   return question;
 }
 
-std::string lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return text;
-}
-
-std::string trim(const std::string& text) {
-  const auto first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string::npos) return "";
-  return text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
-}
-
 }  // namespace
 
 const QuizQuestion* Quiz::find(const std::string& id) const {
@@ -149,19 +139,19 @@ std::string expected_answer_text(const QuizQuestion& question) {
 }
 
 std::optional<QuizAnswer> read_quiz_answer(const QuizQuestion& question, const std::string& typed) {
-  const std::string text = trim(typed);
+  const std::string text = trimmed(typed);
   if (text.empty()) return std::nullopt;
   QuizAnswer answer;
   if (question.kind == QuizQuestion::Kind::Choice) {
     const int count = static_cast<int>(question.choices.size());
     int index = -1;
-    std::string key = lower(text);
+    std::string key = lowercase(text);
     if (key.size() == 2 && key[1] == ')') key.pop_back();  // "b)"
     if (key.size() == 1 && key[0] >= 'a' && key[0] < 'a' + count) index = key[0] - 'a';
     else if (key.size() == 1 && key[0] >= '1' && key[0] < '1' + count) index = key[0] - '1';
     else
       for (int i = 0; i < count; ++i)
-        if (lower(trim(question.choices[i])) == key) index = i;
+        if (lowercase(trimmed(question.choices[i])) == key) index = i;
     if (index < 0) return std::nullopt;
     answer.given = choice_letter(index);
     answer.correct = index == question.answer_index;
@@ -179,8 +169,8 @@ std::optional<QuizAnswer> read_quiz_answer(const QuizQuestion& question, const s
     if (std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '+' || c == 'e' || c == 'E') digits += c;
     else break;
   }
-  const std::string rest = lower(trim(text.substr(i)));
-  if (!rest.empty() && (question.unit.empty() || rest != lower(question.unit))) return std::nullopt;
+  const std::string rest = lowercase(trimmed(text.substr(i)));
+  if (!rest.empty() && (question.unit.empty() || rest != lowercase(question.unit))) return std::nullopt;
   if (digits.empty()) return std::nullopt;
   char* end = nullptr;
   const double value = std::strtod(digits.c_str(), &end);
