@@ -329,6 +329,110 @@ void lesson_11() {
 
 // ---- Lesson 10: vocabulary size against sequence length ----
 
+// How many bytes a UTF-8 sequence starting with `lead` has (0: a byte no sequence starts with).
+size_t utf8_length(unsigned char lead) {
+  return lead < 0x80 ? 1 : lead < 0xC2 ? 0 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : lead < 0xF5 ? 4 : 0;
+}
+
+// Whether some bytes are a sequence of complete UTF-8 characters (what a program can print as it is).
+bool whole_characters(const std::string& bytes) {
+  for (const std::string& character : torch::text::utf8_characters(bytes))
+    if (utf8_length(static_cast<unsigned char>(character[0])) != character.size()) return false;
+  return true;
+}
+
+// Bytes as "<E79A84>": how the figures show a token that is not whole characters.
+std::string hex_bytes(const std::string& bytes) {
+  std::string out = "<";
+  for (const char c : bytes) {
+    char digits[4];
+    std::snprintf(digits, sizeof digits, "%02X", static_cast<unsigned char>(c));
+    out += digits;
+  }
+  return out + ">";
+}
+
+// Lesson 10, section 8, "Text without spaces": TinyTalks in Chinese against English and Spanish. Per
+// language: the character tokenizer built on the train split, and BPE trained on it at V = 512 and
+// 1,024, both counted on the validation split (what a model reads: TinyTalks::text(), the Q:/A:
+// markers included); split_words' words per pair of the train split (Chinese has no spaces, so a
+// word is a whole question or answer); the BPE tokens of the validation split that are not whole
+// characters, and the tokens after which the bytes so far end inside a character (where a program
+// that prints tokens as they come must hold bytes back).
+void lesson_10_tinytalks() {
+  namespace datasets = torch::data::datasets;
+  namespace text = torch::text;
+  using Mode = datasets::TinyTalks::Mode;
+  const std::string root = datasets::default_root();
+  std::printf("\n== Lesson 10, section 8: TinyTalks (%s/tinytalks), tokenizers built on the train split, "
+              "counted on the validation split ==\n", root.c_str());
+  std::vector<std::string> rows, notes;
+  for (const std::string language : {"en", "es", "zh"}) {
+    datasets::TinyTalks train_set(root, Mode::kTrain, language), validation_set(root, Mode::kValidation, language);
+    const std::string train = train_set.text(), validation = validation_set.text();
+    char line[512];
+
+    const std::vector<std::string> characters = text::utf8_characters(validation);
+    long long by_length[5] = {0, 0, 0, 0, 0};
+    for (const std::string& character : characters) ++by_length[std::min<size_t>(character.size(), 4)];
+    int64_t words = 0;
+    size_t longest = 0;
+    for (size_t i = 0; i < train_set.pairs().size(); ++i)
+      for (const std::string& word : text::split_words(train_set.text(i))) ++words, longest = std::max(longest, word.size());
+    text::CharTokenizer chars;
+    chars.build_vocab({train});
+    const std::vector<int64_t> char_ids = chars.encode(validation);
+    const auto unknown = std::count(char_ids.begin(), char_ids.end(), chars.unk_id());
+    std::snprintf(line, sizeof line,
+                  "  %s: validation %zu pairs, %zu bytes, %zu characters (%lld of 1 byte, %lld of 2, %lld of 3, %lld of 4), "
+                  "%lld of them not in the train split (<UNK>); split_words on the train split: %.1f words per pair, "
+                  "the longest %zu bytes",
+                  language.c_str(), validation_set.pairs().size(), validation.size(), characters.size(), by_length[1],
+                  by_length[2], by_length[3], by_length[4], static_cast<long long>(unknown),
+                  static_cast<double>(words) / static_cast<double>(train_set.pairs().size()), longest);
+    notes.push_back(line);
+    std::snprintf(line, sizeof line, "  %-4s %-12s %6lld %8zu %11.2f %8d (%3d%%) %16d (%3d%%)", language.c_str(),
+                  "characters", static_cast<long long>(chars.vocab_size()), char_ids.size(),
+                  static_cast<double>(validation.size()) / static_cast<double>(char_ids.size()), 0, 0, 0, 0);
+    rows.push_back(line);
+
+    for (const int64_t vocab : {512, 1024}) {
+      text::BPETokenizer bpe;
+      bpe.train(train, vocab);
+      const std::vector<int64_t> ids = bpe.encode(validation);
+      if (bpe.decode(ids) != validation) throw std::runtime_error("BPE did not give TinyTalks " + language + " back");
+      long long partial = 0, inside = 0;
+      size_t at = 0;
+      for (const int64_t id : ids) {
+        const std::string& bytes = bpe.token_bytes(id);
+        partial += whole_characters(bytes) ? 0 : 1;
+        at += bytes.size();
+        // The text is valid UTF-8: the bytes so far end inside a character when a continuation byte comes next.
+        inside += at < validation.size() && (static_cast<unsigned char>(validation[at]) & 0xC0) == 0x80 ? 1 : 0;
+      }
+      const double n = static_cast<double>(ids.size());
+      std::snprintf(line, sizeof line, "  %-4s %-12s %6lld %8zu %11.2f %8lld (%3.0f%%) %16lld (%3.0f%%)", language.c_str(),
+                    ("BPE " + std::to_string(vocab)).c_str(), static_cast<long long>(bpe.vocab_size()), ids.size(),
+                    static_cast<double>(validation.size()) / n, partial, 100.0 * partial / n, inside, 100.0 * inside / n);
+      rows.push_back(line);
+      if (language == "zh" && vocab == 512) {
+        std::string merges = "  zh, BPE 512: the first merges (in hex where not whole characters):";
+        for (int64_t r = 0; r < 12 && r < static_cast<int64_t>(bpe.merges().size()); ++r) {
+          const std::string& bytes = bpe.token_bytes(256 + r);
+          std::string shown;  // a newline as \n, so that the list stays on one line
+          for (const char c : bytes) shown += c == '\n' ? std::string("\\n") : std::string(1, c);
+          merges += " " + (whole_characters(bytes) ? "'" + shown + "'" : hex_bytes(bytes));
+        }
+        notes.push_back(merges);
+      }
+    }
+  }
+  std::printf("  %-4s %-12s %6s %8s %11s %15s %23s\n", "", "tokenizer", "V", "tokens", "bytes/token",
+              "not whole chars", "ends inside a character");
+  for (const std::string& row : rows) std::printf("%s\n", row.c_str());
+  for (const std::string& note : notes) std::printf("%s\n", note.c_str());
+}
+
 void lesson_10(const std::vector<std::string>& files) {
   if (files.size() < 2) {
     std::fprintf(stderr, "error: lesson 10 needs training files and a held-out file (scripts/lesson-figures passes "
@@ -361,6 +465,7 @@ void lesson_10(const std::vector<std::string>& files) {
       std::printf("\n");
     }
   }
+  lesson_10_tinytalks();
 }
 
 // ---- Lesson 21: the input pipeline ----

@@ -5,19 +5,26 @@
 //
 //     "Q: What color is the sky?\nA:" -> TinyGPT, one character at a time -> " The sky is blue.\n"
 //
+// In any language TinyTalks is written in: --lang es reads datasets/tinytalks/es/ ("Q: ¿De qué color
+// es el cielo?\nA:"), --lang zh the Chinese one, where a character is three bytes of UTF-8 and no
+// space separates words (tito milestone run 05 --lang zh; milestone.json sets each language's gates).
+//
 // tito judges measured values only (milestone.json):
 //   heldout_margin        the counted bigram's loss minus the model's best, both on the validation
-//                         pairs the model never reads (>= 0.35 nats: the model uses more than the last character)
+//                         pairs the model never reads (>= 0.35 nats in English: the model uses more than the
+//                         last character)
 //   causality_max_change  how far the logits at positions <= k move when the tokens after k change
 //                         (<= 1e-4: a model that peeks at the future fails, however low its loss)
 //   attention_entropy     mean attention entropy over log(positions visible): 1.0 for uniform attention
 //                         (<= 0.9: the attention chooses what to read)
 //   greedy_exact_match    the share of level-1 and level-2 training questions whose greedy answer is
-//                         exactly the dataset's answer (>= 0.8)
+//                         exactly the dataset's answer (>= 0.8 in English)
 //   gpt_forward_error     YOUR trained GPT's logits on a validation window against the GPT of lessons 11-13
 //                         computed in double from its parameters (<= 1e-4, ../common/gpt_probe.h): a
 //                         model trains around an attention without its scale or heads split the wrong way,
 //                         and still talks
+// The margin and the entropy differ by language (a Chinese character carries more than an English one),
+// so milestone.json states each language's gates, set from measured reference runs.
 #include <tinytorch/torch.h>
 
 #include <algorithm>
@@ -25,6 +32,8 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <map>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -88,13 +97,16 @@ double pairs_loss(torch::models::GPT& model, const std::vector<std::vector<int64
 }
 
 // Greedy decoding with the model's own generate loop (temperature 0), one character per call, until
-// a newline or `limit` characters. When `stream` is set, each character is printed as it comes.
+// a newline or `limit` characters. When `stream` is set, each character is printed as it comes: a
+// CharTokenizer's token is a whole UTF-8 character, so a Chinese answer streams whole characters.
 std::string greedy_answer(torch::models::GPT& model, const torch::text::CharTokenizer& tokenizer,
-                          const std::string& prompt, int64_t limit, bool stream = false) {
+                          const std::string& prompt, int64_t limit, bool stream = false,
+                          int64_t* tokens = nullptr) {
   const int64_t newline = tokenizer.token_id("\n");
   torch::Tensor ids = tensor_of(tokenizer.encode(prompt)).unsqueeze(0);
   std::string answer;
   for (int64_t i = 0; i < limit; ++i) {
+    if (tokens) ++*tokens;
     ids = model->generate(ids, /*max_new_tokens=*/1, /*temperature=*/0.0);
     const int64_t next = ids[0][ids.size(1) - 1].item<int64_t>();
     if (next == newline) break;
@@ -107,6 +119,47 @@ std::string greedy_answer(torch::models::GPT& model, const torch::text::CharToke
 
 std::string strip_leading_space(const std::string& text) {
   return (!text.empty() && text[0] == ' ') ? text.substr(1) : text;
+}
+
+struct Options {
+  std::string language = "en";  // --lang LANG, as tito passes it (tito milestone run 05 --lang zh)
+  uint64_t seed = 2017;          // --seed N: the run the gates were set from uses 2017, and 1 and 2 for the spread
+};
+
+// Anything but "--lang en|es|zh" and "--seed N" is refused with the usage, so that a misspelt language
+// never trains on the wrong dataset.
+std::optional<Options> parse_options(int argc, char** argv) {
+  const char* usage = "Usage: tinytalks_gpt [--lang en|es|zh] [--seed N]\n";
+  Options options;
+  for (int i = 1; i < argc; ++i) {
+    const std::string argument = argv[i];
+    if (argument == "--lang" && i + 1 < argc) {
+      options.language = argv[++i];
+    } else if (argument == "--seed" && i + 1 < argc) {
+      try {
+        options.seed = std::stoull(argv[++i]);
+      } catch (const std::exception&) {
+        std::cerr << "--seed takes a whole number, not '" << argv[i] << "'. " << usage;
+        return std::nullopt;
+      }
+    } else {
+      std::cerr << "unknown argument '" << argument << "'. " << usage;
+      return std::nullopt;
+    }
+  }
+  const auto& known = torch::data::datasets::TinyTalks::languages();
+  if (std::find(known.begin(), known.end(), options.language) == known.end()) {
+    std::cerr << "TinyTalks is not written in '" << options.language << "'. " << usage;
+    return std::nullopt;
+  }
+  return options;
+}
+
+// The first question of the demo: a greeting every language's level 1 has.
+std::string greeting_prompt(const std::string& language) {
+  static const std::map<std::string, std::string> greetings{
+      {"en", "Q: Hello!\nA:"}, {"es", "Q: ¡Hola!\nA:"}, {"zh", "Q: 你好！\nA:"}};
+  return greetings.at(language);
 }
 
 // A line chart of the training loss (mean of each 50 steps), the validation loss and the bigram line.
@@ -142,16 +195,19 @@ std::string loss_svg(const std::vector<double>& train_loss, const std::vector<st
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  const std::optional<Options> options = parse_options(argc, argv);
+  if (!options) return 2;
+  const std::string& language = options->language;
   std::cout << "Milestone 05, part 2 - TinyGPT learns to talk (Vaswani et al., 2017; Radford et al., 2018)\n\n";
   const auto started = std::chrono::steady_clock::now();
-  torch::manual_seed(2017);
-  std::mt19937 rng(2017);
+  torch::manual_seed(options->seed);
+  std::mt19937 rng(static_cast<std::mt19937::result_type>(options->seed));
 
   const std::string root = datasets::default_root();
-  datasets::TinyTalks train(root, datasets::TinyTalks::Mode::kTrain);
-  datasets::TinyTalks validation(root, datasets::TinyTalks::Mode::kValidation);
-  datasets::TinyTalks test(root, datasets::TinyTalks::Mode::kTest);
+  datasets::TinyTalks train(root, datasets::TinyTalks::Mode::kTrain, language);
+  datasets::TinyTalks validation(root, datasets::TinyTalks::Mode::kValidation, language);
+  datasets::TinyTalks test(root, datasets::TinyTalks::Mode::kTest, language);
   const std::string train_text = train.text(), validation_text = validation.text();
   // The alphabet is the dataset's (every split), so a validation character is never unknown; no
   // validation text is read for anything else.
@@ -161,17 +217,21 @@ int main() {
   const std::vector<int64_t> validation_ids = tokenizer.encode(validation_text);
   std::vector<std::vector<int64_t>> validation_pairs;
   for (size_t i = 0; i < validation.pairs().size(); ++i) validation_pairs.push_back(tokenizer.encode(validation.text(i)));
-  std::printf("Data: TinyTalks, %zu training pairs (%zu characters), %zu validation pairs (%zu characters)\n",
-              train.pairs().size(), train_text.size(), validation.pairs().size(), validation_text.size());
+  // Characters, not bytes: in Chinese a character is three bytes of UTF-8, and the model reads characters.
+  std::printf("Data: TinyTalks (%s), %zu training pairs (%zu characters, %zu bytes), %zu validation pairs "
+              "(%zu characters)\n", language.c_str(), train.pairs().size(), train_ids.size(), train_text.size(),
+              validation.pairs().size(), validation_ids.size());
   std::printf("Vocabulary: %lld tokens (your CharTokenizer: <UNK> and the characters)\n",
               static_cast<long long>(tokenizer.vocab_size()));
 
   // Where each training pair starts. Three windows in four start there, so that the model learns the
   // answers as they are asked (a question opens the context); the fourth starts anywhere, so that it
   // learns the language rather than the pairs by heart (the held-out margin needs that one).
+  // Positions are token positions: a blank line (two newline tokens) ends a pair.
+  const int64_t newline = tokenizer.token_id("\n");
   std::vector<int64_t> pair_starts{0};
-  for (size_t i = 1; i + 1 < train_text.size(); ++i)
-    if (train_text[i - 1] == '\n' && train_text[i] == '\n') pair_starts.push_back(static_cast<int64_t>(i + 1));
+  for (size_t i = 1; i + 1 < train_ids.size(); ++i)
+    if (train_ids[i - 1] == newline && train_ids[i] == newline) pair_starts.push_back(static_cast<int64_t>(i + 1));
 
   torch::models::GPT model(torch::models::GPTOptions(tokenizer.vocab_size(), kContext)
                                .embed_dim(kEmbed)
@@ -303,7 +363,7 @@ int main() {
 
   // The demo: answers streamed as they are generated, with their speed.
   std::printf("\nTinyGPT talks (greedy, streamed; the second and third questions are from the test pairs):\n");
-  std::vector<std::string> prompts = {"Q: Hello!\nA:"};
+  std::vector<std::string> prompts = {greeting_prompt(language)};
   for (size_t i = 0; i < test.pairs().size() && prompts.size() < 3; ++i)
     if (test.pairs()[i].level == 2 || test.pairs()[i].level == 4) prompts.push_back(test.pairs()[i].prompt);
   int64_t generated = 0;
@@ -311,11 +371,12 @@ int main() {
   for (const auto& prompt : prompts) {
     std::cout << "  " << prompt.substr(0, prompt.size() - 3) << " | A:" << std::flush;
     const auto t0 = std::chrono::steady_clock::now();
-    const std::string answer = greedy_answer(model, tokenizer, prompt, kMaxAnswer, /*stream=*/true);
+    int64_t tokens = 0;
+    greedy_answer(model, tokenizer, prompt, kMaxAnswer, /*stream=*/true, &tokens);
     const double seconds = milestone::seconds_since(t0);
-    generated += static_cast<int64_t>(answer.size()) + 1;
+    generated += tokens;
     generating_seconds += seconds;
-    std::printf("   [%zu tokens, %.0f tokens/s]\n", answer.size() + 1, (static_cast<double>(answer.size()) + 1) / seconds);
+    std::printf("   [%lld tokens, %.0f tokens/s]\n", static_cast<long long>(tokens), static_cast<double>(tokens) / seconds);
   }
   const double tokens_per_second = static_cast<double>(generated) / generating_seconds;
 

@@ -49,10 +49,22 @@ expect "fix: tito module view 01 --html --out"
 grep -qx "<p>my notes</p>" notes.html || fail "notes.html was changed"
 run 0 "$TITO" module view 01 --html --out one.html
 
+step "lessons build --lang es: module 01 from its Spanish lesson, the others in English, each page saying its language"
+run 0 "$TITO" lessons build --out "$SCRATCH/site-es" --lang es
+expect "1 of them in 'es', the others in English (not translated yet)."
+grep -q '<html lang="es">' site-es/01_tensor/lesson.html || fail "the Spanish page of lesson 01 does not say lang=es"
+grep -q 'Módulo 01 - Tensor' site-es/01_tensor/lesson.html || fail "lesson 01 is not the Spanish one"
+grep -q 'translation-of' site-es/01_tensor/lesson.html && fail "the translation's header comment shows on the page"
+grep -q '<html lang="en">' site-es/02_activations/lesson.html || fail "lesson 02 (not translated) is not in English"
+run 0 "$TITO" module view 01 --path --lang es
+expect "curriculum/01_tensor/lesson.es.md"
+run 0 "$TITO" module view 02 --path --lang es
+expect "has no translation in 'es' yet: showing it in English"
+
 step "every page renders in headless Chromium"
 rc=0
 bash "$here/lib/html_in_chromium.sh" --title "TinyTorch C++ lessons" site/index.html "${pages[@]}" \
-  --title "01 Tensor" one.html ws/lessons/02_activations/lesson.html >"$OUT" 2>&1 || rc=$?
+  --title "01 Tensor" one.html ws/lessons/02_activations/lesson.html site-es/01_tensor/lesson.html >"$OUT" 2>&1 || rc=$?
 cat "$OUT"
 [ "$rc" = 77 ] && exit 77
 [ "$rc" = 0 ] || fail "a page did not render in Chromium"

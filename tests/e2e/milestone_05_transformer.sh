@@ -77,12 +77,29 @@ change=$(sed -n 's/^ *measured: part 2 causality_max_change = //p' <<<"$out")
 awk -v c="$change" 'BEGIN { exit !(c != "" && c + 0 > 1e-4) }' ||
   fail "the peeking model's causality_max_change ($change) meets the gate <= 1e-4" "$out"
 
+echo "== part 2 in Chinese (the same 20-step peeking copy): --lang reaches the program, the gates are Chinese's"
+TINYTORCH_DATASETS="$TINYTORCH_SOURCE_DIR/datasets" TITO_HOME="$home" run_tito 1 milestone run 05 --part 2 --reference --lang zh
+expect "$out" "Part 2 runs in language 'zh' (it is written in en, es, zh: choose with --lang)." "milestone run 05 --lang zh"
+expect "$out" "Data: TinyTalks (zh), 244 training pairs" "milestone run 05 --lang zh"
+# The demo streams whole characters: the CharTokenizer's tokens are code points, never a part of one.
+expect "$out" "Q: 你好！ | A:" "the Chinese demo"
+expect "$out" "causality_max_change" "milestone run 05 --lang zh (peeking)"
+zh_gate=$(python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["parts"][1]; print(p["languages"]["zh"]["gates"][0]["value"])' \
+  "$TINYTORCH_SOURCE_DIR/milestones/05_2017_transformer/milestone.json")
+expect "$out" "heldout_margin >= $zh_gate" "milestone run 05 --lang zh judges by Chinese's gates"
+run_tito 2 milestone run 05 --part 2 --reference --lang fr
+expect "$out" "part 2 is not written in 'fr': it runs in en, es, zh" "milestone run 05 --lang fr"
+run_tito 2 milestone run 01 --reference --lang es
+expect "$out" "runs in English only" "milestone run 01 --lang es"
+
 echo "== part 3 (optional), 30 steps: sources found from a workspace, every completion compiled, figures read"
 run_tito 2 milestone run 05 --reference -- --steps 30
 expect "$out" "go to one part's program: say which part" "milestone run 05 --reference -- --steps 30 (no --part)"
 # A part whose program takes no arguments refuses them before building, instead of training its full length.
+run_tito 2 milestone run 05 --part 1 --reference -- --steps 40
+expect "$out" "milestone 05 part 1 takes no arguments after --, so '--steps 40' would be ignored" "--part 1 -- --steps 40"
 run_tito 2 milestone run 05 --part 2 --reference -- --steps 40
-expect "$out" "milestone 05 part 2 takes no arguments after --, so '--steps 40' would be ignored" "--part 2 -- --steps 40"
+expect "$out" "has no option '--steps': it takes --seed N" "--part 2 -- --steps 40"
 run_tito 2 milestone run 05 --part 3 --reference -- --stepz 40
 expect "$out" "has no option '--stepz': it takes --steps N, --minutes M, --completions N, --source-dir DIR" "--part 3 -- --stepz 40"
 run_tito 1 milestone run transformer --part 3 --reference -- --steps 30 --minutes 10 --completions 2

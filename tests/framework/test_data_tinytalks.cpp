@@ -127,3 +127,34 @@ TEST_CASE("TinyTalks names the file, the line and the fix for a bad file", "[dat
     CHECK_THROWS_WITH(datasets::TinyTalks::from_file(file.path), Contains("holds no pairs"));
   }
 }
+
+// Every language has English's levels, sizes and split rule (scripts/make-tinytalks), so a model's
+// scores compare across languages; the text is UTF-8, and no question is English.
+TEST_CASE("TinyTalks in Spanish and Chinese has English's levels and split", "[data][tinytalks]") {
+  using Catch::Matchers::Contains;
+  const std::string root = repo_root() + "/datasets";
+  CHECK(datasets::TinyTalks::languages() == std::vector<std::string>{"en", "es", "zh"});
+  datasets::TinyTalks english(root, Mode::kTrain, "en");
+  CHECK(english.text() == datasets::TinyTalks(root, Mode::kTrain).text());
+  for (const std::string language : {"es", "zh"}) {
+    INFO(language);
+    std::set<std::string> seen;
+    for (const Mode mode : {Mode::kTrain, Mode::kValidation, Mode::kTest}) {
+      datasets::TinyTalks talks(root, mode, language);
+      datasets::TinyTalks in_english(root, mode);
+      CHECK(per_level(talks) == per_level(in_english));
+      for (size_t i = 0; i < talks.size().value(); ++i) {
+        CHECK(seen.insert(talks.text(i)).second);
+        const auto example = talks.get(i);
+        CHECK(example.data.rfind("Q: ", 0) == 0);
+        CHECK(example.data.substr(example.data.size() - 3) == "\nA:");
+      }
+    }
+    // Beyond ASCII: Spanish's ¿ and accents, Chinese's three-byte characters.
+    const std::string text = datasets::TinyTalks(root, Mode::kTrain, language).text();
+    CHECK(std::count_if(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; }) > 100);
+  }
+  CHECK(datasets::TinyTalks(root, Mode::kTrain, "zh").get(0).data.find(' ', 3) == std::string::npos);
+  CHECK_THROWS_WITH(datasets::TinyTalks(root, Mode::kTrain, "fr"),
+                    Contains("no dataset in language 'fr'. Fix: use one of en, es, zh"));
+}

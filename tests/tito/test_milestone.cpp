@@ -243,6 +243,53 @@ TEST_CASE("milestone 05 has an optional part 3: TinyGPT on the framework's C++, 
         "greedy_exact_match >= 0.8 and gpt_forward_error <= 0.0001");
 }
 
+TEST_CASE("a part written in several languages is judged by the gates of the language it ran in", "[milestone]") {
+  const char* kTalks = R"({"id": "05", "parts": [
+    {"number": 1, "program": "talk.cpp", "required_modules": ["01"],
+     "gates": [{"metric": "margin", "comparison": ">=", "value": 0.35}, {"metric": "exact", "comparison": ">=", "value": 0.8}],
+     "languages": {"en": {"gates": [{"metric": "margin", "comparison": ">=", "value": 0.35},
+                                    {"metric": "exact", "comparison": ">=", "value": 0.8}]},
+                   "zh": {"gates": [{"metric": "margin", "comparison": ">=", "value": 0.25},
+                                    {"metric": "exact", "comparison": ">=", "value": 0.9}]}}}]})";
+  const Milestone m = milestone_from_json_text(kTalks, "/x");
+  const MilestonePart& part = m.parts.front();
+  CHECK(part.languages == std::vector<std::string>{"en", "zh"});
+  CHECK(part.speaks("zh"));
+  CHECK_FALSE(part.speaks("es"));
+  CHECK(part.in_language("en").describe_gates() == "margin >= 0.35 and exact >= 0.8");
+  CHECK(part.in_language("zh").describe_gates() == "margin >= 0.25 and exact >= 0.9");
+  CHECK_THROWS_WITH(part.in_language("es"), Catch::Matchers::Contains("part 1 is not written in 'es': it runs in en, zh"));
+  // A part with one language runs as it is in English and refuses any other.
+  const Milestone plain = milestone_from_json_text(kTwoParts, "/x");
+  CHECK(plain.parts.front().in_language("en").describe_gates() == "accuracy >= 0.9");
+  CHECK_THROWS_WITH(plain.parts.front().in_language("zh"), Catch::Matchers::Contains("takes no --lang zh"));
+
+  // English's gates are the part's own (a tito that knows no languages judges English alike), listed first.
+  std::string changed = kTalks;
+  changed.replace(changed.find("\"value\": 0.8}]},"), 16, "\"value\": 0.7}]},");
+  CHECK_THROWS_WITH(milestone_from_json_text(changed, "/x"), Catch::Matchers::Contains("languages.en.gates must equal"));
+  std::string no_english = kTalks;
+  no_english.replace(no_english.find("\"en\":"), 5, "\"fr\":");
+  CHECK_THROWS_WITH(milestone_from_json_text(no_english, "/x"), Catch::Matchers::Contains("must be an object with \"en\""));
+}
+
+TEST_CASE("milestone 05 part 2 runs in English, Spanish and Chinese, each with its measured gates", "[milestone]") {
+  const auto milestones = load_milestones(TITO_SOURCE_DIR);
+  const Milestone& transformer = resolve_milestone(milestones, "05");
+  const MilestonePart& talks = transformer.parts[1];
+  CHECK(talks.languages == std::vector<std::string>{"en", "es", "zh"});
+  CHECK(transformer.parts[0].languages.empty());  // sequence routing has no language
+  for (const std::string language : {"es", "zh"}) {
+    const MilestonePart part = talks.in_language(language);
+    // Every language is judged on the same measurements; only the values differ.
+    CHECK(part.gate.metric == "heldout_margin");
+    REQUIRE(part.further_gates.size() == 4);
+    CHECK(part.further_gates[0].describe() == "causality_max_change <= 0.0001");
+    CHECK(part.further_gates[3].describe() == "gpt_forward_error <= 0.0001");
+    CHECK(part.gate.value > 0);
+  }
+}
+
 TEST_CASE("locked and newly runnable milestones follow module completion", "[milestone]") {
   const auto milestones = load_milestones(TITO_SOURCE_DIR);
   const Milestone& perceptron = resolve_milestone(milestones, "01");

@@ -311,3 +311,36 @@ TEST_CASE("backtrace blocks are read relative to the executable and hidden from 
   // A block cut short by the kill gives no addresses rather than wrong ones.
   CHECK(backtrace_addresses("tito-backtrace-begin 10 0x0\n0x12\n").empty());
 }
+
+TEST_CASE("a case's detail is printed in the learner's language and kept in English for --json", "[report][i18n]") {
+  TestReport report;
+  report.module = "01";
+  report.build_ok = true;
+  CaseResult crashed;
+  crashed.name = "mm multiplies";
+  crashed.points = 6;
+  crashed.status = CaseStatus::Crashed;
+  crashed.set_detail({"SIGSEGV (segmentation fault: an invalid memory access)",
+                      "SIGSEGV (violación de segmento: un acceso a memoria no válido)"});
+  crashed.set_diagnosis({"heap-buffer-overflow, write of 4 bytes, matmul.cpp:21 in mm",
+                         "heap-buffer-overflow, escritura de 4 bytes, matmul.cpp:21 en mm"});
+  report.cases = {crashed};
+  CHECK(crashed.detail == "SIGSEGV (segmentation fault: an invalid memory access)");
+  CHECK(crashed.shown_detail() == "SIGSEGV (violación de segmento: un acceso a memoria no válido)");
+
+  const std::string printed = printed_report(report, ReportContext{});
+  CHECK(printed.find("SIGSEGV (violación de segmento: un acceso a memoria no válido)") != std::string::npos);
+  CHECK(printed.find("escritura de 4 bytes, matmul.cpp:21 en mm") != std::string::npos);
+  CHECK(printed.find("segmentation fault") == std::string::npos);
+
+  const auto json = nlohmann::json::parse(report_json(report, 6));
+  const std::string failure = json["cases"][0]["failure"];
+  CHECK(failure == "SIGSEGV (segmentation fault: an invalid memory access)\n"
+                   "where: heap-buffer-overflow, write of 4 bytes, matmul.cpp:21 in mm");
+
+  // Text that reads the same in both (a test's own exception message) keeps no second copy.
+  CaseResult errored;
+  errored.set_detail(Bilingual::same("std::runtime_error: bad shape"));
+  CHECK(errored.detail_shown.empty());
+  CHECK(errored.shown_detail() == "std::runtime_error: bad shape");
+}

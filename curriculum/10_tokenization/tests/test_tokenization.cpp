@@ -1,4 +1,4 @@
-// Module 10 (Tokenization): the graded tests. Each case is tagged with its points ([points=N], 100 in
+// Module 10 (Tokenization): the graded tests. Each case is tagged with its points ([points=N], 110 in
 // all) and a topic; hints.json has a hint per case name. Every case runs code the learner writes
 // (char_tokenizer.cpp: utf8_characters, build_vocab, encode, decode; bpe.cpp: count_pairs,
 // merge_pair, encode_word), through torch::text's API.
@@ -10,6 +10,7 @@
 #include <tinytorch/torch.h>
 #include <tinytorch/testing.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -506,4 +507,96 @@ TEST_CASE("bytes per token: BPE compresses what characters cannot", "[points=5][
   CHECK(bpe_stats.total_tokens == static_cast<int64_t>(expected.size()));
   // 100 merges on a corpus of about 10 syllables: most words become one or two tokens.
   CHECK(bpe_stats.bytes_per_token > 2.4);
+}
+
+TEST_CASE("Chinese without spaces: characters stay whole, BPE round-trips and merges inside characters first",
+          "[points=10][char][bpe][utf8]") {
+  // Six sentences written without spaces, as Chinese is. Every character is 3 bytes of UTF-8, and
+  // in each sentence 的 (E7 9A 84) occurs more often than any other adjacent pair of bytes: so in any
+  // mix of them the first two merges are (9A, 84), then (E7, 9A 84) - the most frequent character
+  // (lesson section 8, 'Text without spaces').
+  const std::vector<std::string> sentences = {
+      "我的朋友的狗是黑色的。", "他的书包是红色的，我的是蓝色的。", "今天的晚饭是我做的。",
+      "小明的猫喜欢吃新鲜的鱼。", "你写的字是对的！", "这是我们班的老师的书。"};
+  // Drawn: each sentence 1 to 3 times, in a drawn order, one per line.
+  std::vector<std::string> lines;
+  for (const std::string& sentence : sentences)
+    for (int64_t k = random_int(1, 3); k > 0; --k) lines.push_back(sentence);
+  for (size_t i = lines.size() - 1; i > 0; --i) std::swap(lines[i], lines[static_cast<size_t>(random_int(0, static_cast<int64_t>(i)))]);
+  std::string corpus;
+  for (size_t i = 0; i < lines.size(); ++i) corpus += (i > 0 ? "\n" : "") + lines[i];
+  const std::vector<std::string> characters = utf8_characters_oracle(corpus);
+  // Whole characters: every piece of the bytes is a complete UTF-8 sequence, none a lone byte above 0x7F.
+  const auto whole = [](const std::string& bytes) {
+    for (const std::string& piece : utf8_characters_oracle(bytes))
+      if (piece.size() == 1 && static_cast<unsigned char>(piece[0]) >= 0x80) return false;
+    return !bytes.empty();
+  };
+
+  {
+    LABEL_CHECKS("CharTokenizer");
+    text::CharTokenizer chars;
+    chars.build_vocab({corpus});
+    const Ids ids = chars.encode(corpus);
+    CHECK(ids.size() == characters.size());  // one id per character: 3 bytes each, not one id per byte
+    CHECK(hex(chars.decode(ids)) == hex(corpus));
+    // Each id decodes to the whole character it came from, so any slice of ids decodes to whole characters.
+    std::vector<std::string> one_by_one;
+    for (const int64_t id : ids) one_by_one.push_back(chars.decode({id}));
+    CHECK(hex(one_by_one) == hex(characters));
+    for (int trial = 0; trial < 5 && !ids.empty(); ++trial) {
+      const int64_t begin = random_int(0, static_cast<int64_t>(ids.size()) - 1);
+      const int64_t end = random_int(begin + 1, static_cast<int64_t>(ids.size()));
+      std::string expected;
+      for (int64_t i = begin; i < end && i < static_cast<int64_t>(characters.size()); ++i) expected += characters[static_cast<size_t>(i)];
+      CHECK(hex(chars.decode(Ids(ids.begin() + begin, ids.begin() + end))) == hex(expected));
+    }
+    // A character never seen is one <UNK>, not one per byte: 鸟 and 绿 are not in the sentences.
+    const std::string unseen = "我的鸟是绿色的。";
+    Ids expected_unseen;
+    for (const std::string& character : utf8_characters_oracle(unseen)) {
+      const auto at = std::find(chars.vocab().begin(), chars.vocab().end(), character);
+      expected_unseen.push_back(at == chars.vocab().end() ? chars.unk_id() : at - chars.vocab().begin());
+    }
+    CHECK(chars.encode(unseen) == expected_unseen);
+  }
+
+  {
+    LABEL_CHECKS("BPETokenizer");
+    // No spaces: split_words gives one word per line (the newline starts the next word), so merges may
+    // join characters across what a Chinese reader calls words.
+    std::vector<std::string> expected_words;
+    for (size_t i = 0; i < lines.size(); ++i) expected_words.push_back((i > 0 ? "\n" : "") + lines[i]);
+    CHECK(hex(text::split_words(corpus)) == hex(expected_words));
+
+    const int64_t merges = random_int(20, 40);
+    text::BPETokenizer bpe;
+    bpe.train(corpus, 256 + merges);
+    CHECK(flat(bpe.merges()) == train_oracle(corpus, merges).merges);
+    // The most frequent character, counted directly, is the first token learned: its three bytes
+    // merge first, two of them (not a whole character) and then all three.
+    std::map<std::string, int64_t> counts;
+    for (const std::string& character : characters) ++counts[character];
+    std::string most_frequent;
+    for (const auto& [character, count] : counts)
+      if (most_frequent.empty() || count > counts[most_frequent]) most_frequent = character;
+    REQUIRE(bpe.merges().size() >= 2);
+    CHECK(hex(bpe.token_bytes(257)) == hex(most_frequent));
+    CHECK(bpe.token_bytes(256).size() == 2);
+    CHECK(most_frequent.find(bpe.token_bytes(256)) != std::string::npos);
+    CHECK_FALSE(whole(bpe.token_bytes(256)));
+
+    // The whole encoding decodes back byte for byte, new text included...
+    const Ids ids = bpe.encode(corpus);
+    CHECK(ids == encode_oracle(flat(bpe.merges()), corpus));
+    CHECK(hex(bpe.decode(ids)) == hex(corpus));
+    const std::string unseen = "我的鸟是绿色的。";
+    CHECK(hex(bpe.decode(bpe.encode(unseen))) == hex(unseen));
+    // ...but a slice may end inside a character: a program that prints tokens as they come holds back
+    // the bytes of an incomplete character until its last byte arrives.
+    int64_t slices_ending_inside = 0;
+    for (size_t end = 1; end <= ids.size(); ++end)
+      slices_ending_inside += whole(bpe.decode(Ids(ids.begin(), ids.begin() + static_cast<int64_t>(end)))) ? 0 : 1;
+    CHECK(slices_ending_inside > 0);
+  }
 }

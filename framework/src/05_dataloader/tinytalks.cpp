@@ -2,6 +2,7 @@
 // lines, one blank line between blocks) is described in datasets/tinytalks/README.md.
 #include "tinytorch/data/datasets/tinytalks.h"
 
+#include <algorithm>
 #include <fstream>
 #include <string>
 #include <utility>
@@ -26,6 +27,13 @@ const char* file_name(TinyTalks::Mode mode) {
   return "train.txt";
 }
 
+std::string folder_of(const std::string& language) {
+  const auto& known = TinyTalks::languages();
+  TT_CHECK(std::find(known.begin(), known.end(), language) != known.end(), "TinyTalks: no dataset in language '",
+           language, "'. Fix: use one of en, es, zh (scripts/make-tinytalks --lang LANG writes a new one)");
+  return language + "/";
+}
+
 bool starts_with(const std::string& text, const std::string& prefix) {
   return text.compare(0, prefix.size(), prefix) == 0;
 }
@@ -34,6 +42,16 @@ bool starts_with(const std::string& text, const std::string& prefix) {
 
 TinyTalks::TinyTalks(const std::string& root, Mode mode)
     : TinyTalks(from_file(root + "/tinytalks/" + file_name(mode), mode)) {}
+
+const std::vector<std::string>& TinyTalks::languages() {
+  static const std::vector<std::string> written_in{"en", "es", "zh"};
+  return written_in;
+}
+
+// English keeps the folder it always had; every other language has a folder of its own in it.
+TinyTalks::TinyTalks(const std::string& root, Mode mode, const std::string& language)
+    : TinyTalks(from_file(root + "/tinytalks/" + (language == "en" ? "" : folder_of(language)) + file_name(mode),
+                          mode)) {}
 
 TinyTalks TinyTalks::from_file(const std::string& path, Mode mode) {
   std::ifstream file(path);

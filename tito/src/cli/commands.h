@@ -30,6 +30,7 @@ void register_module_testing_commands(CLI::App& module_group, CommandRegistry& r
 void register_module_hint_command(CLI::App& module_group, CommandRegistry& registry);        // hint
 void register_module_quiz_command(CLI::App& module_group, CommandRegistry& registry);        // quiz
 void register_system_commands(CommandRegistry& registry);                                     // doctor
+void register_config_commands(CommandRegistry& registry);                                     // config language
 void register_instructor_commands(CommandRegistry& registry);  // instructor validate|release|report, grade
 void register_milestone_browse_commands(CLI::App& milestone_group, CommandRegistry& registry);  // list, info, status
 void register_milestone_run_command(CLI::App& milestone_group, CommandRegistry& registry);      // run

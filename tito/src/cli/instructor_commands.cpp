@@ -11,14 +11,17 @@
 #include <thread>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cli/commands.h"
 #include "core/errors.h"
+#include "core/files.h"
 #include "core/gradescope_package.h"
 #include "core/grading.h"
 #include "core/grading_reports.h"
 #include "core/grading_validation.h"
 #include "core/insights.h"
+#include "core/lesson_translation.h"
 #include "core/milestone.h"
 #include "core/milestone_knockout.h"
 #include "core/release.h"
@@ -211,6 +214,62 @@ int run_report(const GlobalOptions& options, const std::string& where, int top) 
     }
   }
   return kExitOk;
+}
+
+// ---- translations ----
+
+// Every translated lesson and whether it is in step with its English lesson; with --stamp NN LANG, records
+// that lesson.LANG.md now translates lesson.md as it is (after the translator has caught up).
+int run_translations(const GlobalOptions& options, const std::vector<std::string>& stamp) {
+  const Session session = open_session(options, false);
+  const Terminal& out = terminal();
+  if (!stamp.empty()) {
+    const ModuleInfo* module = session.curriculum.find(stamp[0]);
+    if (!module || !module->available())
+      throw UserError(fmt::format("there is no module {} with a lesson", stamp[0]),
+                      "tito instructor translations   (lists the translated lessons)", kExitUsage);
+    const fs::path file = translated_lesson_path(*module, stamp[1]);
+    if (!fs::is_regular_file(file))
+      throw UserError(fmt::format("module {} has no lesson in '{}': {} does not exist", module->number, stamp[1],
+                                  file.string()),
+                      fmt::format("translate it first: copy {} to {} and translate its prose (INSTRUCTOR.md, "
+                                  "\"Adding a language\")", module->lesson.filename().string(), file.filename().string()),
+                      kExitUsage);
+    const std::string english = read_file(module->lesson);
+    const std::string translation = read_file(file);
+    // Stamping records the English text; it must not hide a translation whose structure is out of step.
+    std::vector<std::string> structural;
+    for (const auto& problem : translation_drift(english, stamp_translation(english, translation), file.string()))
+      structural.push_back(problem);
+    if (!structural.empty())
+      throw UserError(fmt::format("{} is not in step with {} in its structure:\n  {}", file.string(),
+                                  module->lesson.filename().string(), fmt::join(structural, "\n  ")),
+                      "make its headings, code blocks and lesson= anchors match the English lesson, then stamp it");
+    write_file_atomically(file, stamp_translation(english, translation));
+    std::cout << out.ok_mark() << " " << fmt::format("{} now records the English lesson as it is", file.string()) << "\n";
+    return kExitOk;
+  }
+  int stale = 0, translated = 0;
+  for (const ModuleInfo& module : session.curriculum.modules()) {
+    if (!module.available()) continue;
+    for (const std::string& language : lesson_translations(module)) {
+      ++translated;
+      const fs::path file = translated_lesson_path(module, language);
+      const auto problems = translation_drift(read_file(module.lesson), read_file(file),
+                                              fs::relative(file, session.installation.source_dir).string());
+      if (problems.empty()) {
+        std::cout << out.ok_mark() << " " << fmt::format("{} {} ({}): in step with lesson.md", module.number, language,
+                                                          module.title) << "\n";
+        continue;
+      }
+      ++stale;
+      std::cout << out.fail_mark() << " " << fmt::format("{} {} ({}):", module.number, language, module.title) << "\n";
+      for (const auto& problem : problems) std::cout << "    " << problem << "\n";
+    }
+  }
+  if (translated == 0) std::cout << "No lesson is translated yet (a translation is curriculum/NN_slug/lesson.LANG.md).\n";
+  else std::cout << fmt::format("{} translated lessons, {} out of step.\n", translated, stale);
+  return stale == 0 ? kExitOk : 1;
 }
 
 // ---- gradescope ----
@@ -463,6 +522,15 @@ void register_instructor_commands(CommandRegistry& registry) {
   insights->add_option("--stuck-hours", insights_args->options.stuck_hours,
                        "...or with this many hours on task on it (default 3)");
   on_chosen(insights, registry, [options, insights_args] { return run_insights(*options, *insights_args); });
+
+  auto stamp = std::make_shared<std::vector<std::string>>();
+  auto* translations = group->add_subcommand(
+      "translations", "The lessons translated into other languages (lesson.LANG.md) and whether each is in step with "
+                      "its English lesson: headings, code, anchors, and the English sections changed since");
+  translations->add_option("--stamp", *stamp, "NN LANG: record that module NN's lesson.LANG.md translates lesson.md as it "
+                                              "is now (after translating the sections that changed)")
+      ->expected(2);
+  on_chosen(translations, registry, [options, stamp] { return run_translations(*options, *stamp); });
 
   auto gradescope_args = std::make_shared<GradescopeOptions>();
   auto* gradescope = group->add_subcommand("gradescope", "Write Gradescope's autograder zip: setup.sh (packages, build), "

@@ -19,8 +19,10 @@
 #include "cli/report_printer.h"
 #include "core/clock.h"
 #include "core/errors.h"
+#include "core/i18n.h"
 #include "core/learner_files.h"
 #include "core/learning_path.h"
+#include "core/lesson_translation.h"
 #include "core/milestone.h"
 #include "core/terminal.h"
 #include "run/module_test_runner.h"
@@ -39,17 +41,25 @@ void check_workspace_integrity(const Session& session) {
     if (!module || module->learner_files.empty()) continue;
     const auto missing = missing_learner_files(session.ws(), *module);
     if (!missing.empty()) {
-      throw UserError(fmt::format("module {} is started but {} {} missing from {}", number, fmt::join(missing, ", "),
-                                  missing.size() == 1 ? "is" : "are", session.ws().module_dir(*module).string()),
-                      "tito module reset " + number + "   (recreates the starter files; anything left is backed up)");
+      // TRANSLATORS: the second {} lists file names, the third is the module's folder
+      throw UserError(trnf("module {} is started but {} is missing from {}", "module {} is started but {} are missing from {}",
+                           missing.size(), number, fmt::format("{}", fmt::join(missing, ", ")),
+                           session.ws().module_dir(*module).string()),
+                      "tito module reset " + number + "   " + tr("(recreates the starter files; anything left is backed up)"));
     }
   }
+}
+
+// "01 (Perceptron, 1958)": Milestone::label() and MilestoneInfo::label() with the title in the learner's language.
+template <typename AnyMilestone>
+std::string milestone_label(const AnyMilestone& milestone) {
+  return fmt::format("{} ({}, {})", milestone.id, tr_curriculum(milestone.title), milestone.year);
 }
 
 const ModuleInfo& require_started(const Session& session, const std::string& requested) {
   const ModuleInfo& module = session.curriculum.resolve(requested);
   if (!session.state().is_started(module.number)) {
-    throw UserError(fmt::format("module {} ({}) has not been started yet", module.number, module.title),
+    throw UserError(trf("module {} ({}) has not been started yet", module.number, tr_curriculum(module.title)),
                     "tito module start " + module.number);
   }
   return module;
@@ -118,10 +128,11 @@ LiveStatus live_status_printer(const Terminal& out, bool to_stderr) {
     }
     if (name.empty() || elapsed < kShowAfterS) return;
     if (live) {
-      stream << "\r\033[K  " << out.dim(fmt::format("running: {}  {:.1f} s", name, elapsed)) << std::flush;
+      // TRANSLATORS: a test case that takes a while: its name, then the seconds it has run (e.g. 2.5)
+      stream << "\r\033[K  " << out.dim(trf("running: {}  {} s", name, format_number(elapsed, 1))) << std::flush;
       state->line_drawn = true;
     } else if (elapsed >= state->next_periodic) {
-      stream << "  " << fmt::format("still running: {} ({:.0f} s)", name, elapsed) << "\n" << std::flush;
+      stream << "  " << trf("still running: {} ({} s)", name, format_number(elapsed, 0)) << "\n" << std::flush;
       state->next_periodic += kPeriodicStatusS;
     }
   };
@@ -157,7 +168,7 @@ TestRun run_tests(const Session& session, const ModuleInfo& module, const TestOp
   const Terminal& out = terminal();
   // With --json, stdout carries the JSON alone; what shows progress goes to stderr.
   std::ostream& chatter = options.json ? std::cerr : std::cout;
-  chatter << out.bold(fmt::format("Testing module {} ({})", module.number, module.title)) << "\n";
+  chatter << out.bold(trf("Testing module {} ({})", module.number, tr_curriculum(module.title))) << "\n";
   ProgressSink progress;
   if (!options.compact)
     progress = [&out, &chatter](const std::string& line) { chatter << "  " << out.dim(line) << "\n" << std::flush; };
@@ -169,6 +180,10 @@ TestRun run_tests(const Session& session, const ModuleInfo& module, const TestOp
   run.context.learner_root = fs::absolute(session.ws().modules_dir()).string();
   run.context.module_number = module.number;
   run.context.stubs = stub_locations(session.installation, module);
+  // The lesson's section each stub names, as the learner's lesson titles it (lesson.es.md keeps the order).
+  const auto headings = translated_headings(module, message_language());
+  for (auto& stub : run.context.stubs)
+    if (auto found = headings.find(stub.lesson); found != headings.end()) stub.lesson = found->second;
   run.context.test_sources = module.tests;
   run.context.fallback_points = module.points;
   run.context.compact = options.compact;
@@ -193,7 +208,7 @@ int run_test(const GlobalOptions& global, const std::string& requested, const Te
   if (!run.report.all_passed() || run.report.cases.empty()) return 1;  // a filter that matches nothing tested nothing
   if (options.json) return 0;
   if (!options.filter.empty())
-    terminal().next_step("tito module test " + module.number + "   (every case, before completing the module)");
+    terminal().next_step("tito module test " + module.number + "   " + tr("(every case, before completing the module)"));
   else if (session.state().is_completed(module.number))
     terminal().next_step(next_command(session.curriculum, session.state()));  // already recorded
   else
@@ -205,18 +220,24 @@ void announce_what_is_next(const Session& session, const ModuleInfo& module) {
   const Terminal& out = terminal();
   const auto unlocked = unlocked_by(session.curriculum, module.number, session.state());
   for (const ModuleInfo* next : unlocked) {
-    std::cout << fmt::format("Unlocked: module {} ({}){}\n", next->number, next->title,
-                             next->available() ? "" : " - its content is not yet available");
+    std::cout << (next->available()
+                      ? trf("Unlocked: module {} ({})", next->number, tr_curriculum(next->title))
+                      : trf("Unlocked: module {} ({}) - its content is not yet available", next->number,
+                            tr_curriculum(next->title)))
+              << "\n";
   }
   try {
     const auto milestones = load_milestones(session.installation.source_dir);
     for (const Milestone* milestone : milestones_runnable_after(milestones, module.number, session.state())) {
       if (milestone->implemented())
-        std::cout << fmt::format("Milestone {} is ready to run on your code: ", milestone->label())
-                  << out.command("tito milestone run " + milestone->id) << "\n";
+        // TRANSLATORS: {} is the milestone, e.g. "01 (Perceptron, 1958)", then the command that runs it
+        std::cout << trf("Milestone {} is ready to run on your code: {}", milestone_label(*milestone),
+                         out.command("tito milestone run " + milestone->id))
+                  << "\n";
       else
-        std::cout << fmt::format("Milestone {} is within reach: every module it needs is done (its programs are not "
-                                 "written yet).\n", milestone->label());
+        std::cout << trf("Milestone {} is within reach: every module it needs is done (its programs are not "
+                         "written yet).", milestone_label(*milestone))
+                  << "\n";
     }
   } catch (const UserError& error) {  // a broken milestone.json must not spoil a completion
     spdlog::warn("milestones: {}", error.problem());
@@ -224,8 +245,10 @@ void announce_what_is_next(const Session& session, const ModuleInfo& module) {
   const MilestoneDistance distance = next_milestone(session.curriculum, session.state());
   if (distance.milestone) {
     const std::size_t left = distance.missing_modules.size();
-    std::cout << fmt::format("{} module{} to go until milestone {}: {}\n", left, left == 1 ? "" : "s",
-                             distance.milestone->label(), fmt::join(distance.missing_modules, ", "));
+    // TRANSLATORS: how many modules, the milestone (e.g. "02 (XOR Crisis, 1969)"), the modules' numbers
+    std::cout << trnf("{} module to go until milestone {}: {}", "{} modules to go until milestone {}: {}", left, left,
+                      milestone_label(*distance.milestone), fmt::join(distance.missing_modules, ", "))
+              << "\n";
   }
   std::cout << "\n";
   for (const ModuleInfo* next : unlocked) {
@@ -245,7 +268,8 @@ int run_complete(const GlobalOptions& options, const std::string& requested) {
   TestRun run = run_tests(session, module, options_for_complete);
   const Terminal& out = terminal();
   if (!run.report.all_passed()) {
-    std::cout << "\nModule " << module.number << " is not complete yet: every test must pass. Nothing was recorded.\n";
+    std::cout << "\n" << trf("Module {} is not complete yet: every test must pass. Nothing was recorded.", module.number)
+              << "\n";
     out.next_step("tito module test " + module.number);
     return 1;
   }
@@ -254,19 +278,33 @@ int run_complete(const GlobalOptions& options, const std::string& requested) {
   session.progress->record_completed(module.number, run.report.points_earned(), run.report.points_possible(), fingerprint,
                                      origin);
   spdlog::info("completed module {} ({}, {})", module.number, fingerprint, origin);
-  std::cout << "\n" << out.ok_mark() << " " << out.green(fmt::format("Module {} ({}) completed", module.number, module.title))
-            << fmt::format(" - {}/{} points", run.report.points_earned(), run.report.points_possible());
+  const std::string completed = out.green(trf("Module {} ({}) completed", module.number, tr_curriculum(module.title)));
+  const int earned = run.report.points_earned(), possible = run.report.points_possible();
+  std::cout << "\n" << out.ok_mark() << " ";
   if (origin == "reference") {
-    std::cout << " on the reference solution (your files are the copy `tito module start " << module.number
-              << " --reference` wrote).\nIt is recorded as completed on the reference, not as your own work; to earn it "
-              << "yourself: " << out.command("tito module reset " + module.number) << "\n";
+    // TRANSLATORS: the first {} is "Module 01 (Tensor) completed", then the points earned and possible, the module
+    std::cout << trnf("{} - {}/{} point on the reference solution (your files are the copy `tito module start {} --reference` "
+                      "wrote).",
+                      "{} - {}/{} points on the reference solution (your files are the copy `tito module start {} "
+                      "--reference` wrote).",
+                      static_cast<unsigned long>(possible), completed, earned, possible, module.number)
+              << "\n"
+              << trf("It is recorded as completed on the reference, not as your own work; to earn it yourself: {}",
+                     out.command("tito module reset " + module.number))
+              << "\n";
   } else {
-    std::cout << ". You built it yourself.\n";
+    // TRANSLATORS: the first {} is "Module 01 (Tensor) completed", then the points earned and possible
+    std::cout << trnf("{} - {}/{} point. You built it yourself.", "{} - {}/{} points. You built it yourself.",
+                      static_cast<unsigned long>(possible), completed, earned, possible)
+              << "\n";
   }
-  std::cout << fmt::format("Progress: {}/{} modules completed\n", session.state().completed_count(),
-                           session.curriculum.modules().size());
+  const std::size_t total = session.curriculum.modules().size();
+  std::cout << trnf("Progress: {}/{} module completed", "Progress: {}/{} modules completed", total,
+                    session.state().completed_count(), total)
+            << "\n";
   if (fs::exists(module.quiz))
-    std::cout << "Check what stuck, with every answer explained: " << out.command("tito module quiz " + module.number) << "\n";
+    std::cout << trf("Check what stuck, with every answer explained: {}", out.command("tito module quiz " + module.number))
+              << "\n";
   std::cout << "\n";
   announce_what_is_next(session, module);
   return 0;
@@ -282,20 +320,21 @@ struct BenchOptions {
 std::vector<fs::path> bench_sources(const ModuleInfo& module, const BenchOptions& options) {
   if (options.program.empty()) {
     if (module.bench.empty())
-      throw UserError(fmt::format("module {} ({}) has no timing program of its own", module.number, module.title),
-                      fmt::format("write one (a .cpp file with main() that calls your functions) and run it: "
-                                  "tito module bench {} --program my_timing.cpp",
-                                  module.number));
+      throw UserError(trf("module {} ({}) has no timing program of its own", module.number,
+                          tr_curriculum(module.title)),
+                      trf("write one (a .cpp file with main() that calls your functions) and run it: "
+                          "tito module bench {} --program my_timing.cpp",
+                          module.number));
     return module.bench;
   }
   const fs::path program = fs::absolute(options.program);
   std::error_code error;
   if (!fs::is_regular_file(program, error))
-    throw UserError(fmt::format("{}: there is no such file", options.program),
-                    "name a .cpp file with main(), e.g. tito module bench " + module.number + " --program my_timing.cpp");
+    throw UserError(trf("{}: there is no such file", options.program),
+                    trf("name a .cpp file with main(), e.g. tito module bench {} --program my_timing.cpp", module.number));
   if (program.extension() != ".cpp")
-    throw UserError(fmt::format("{}: a timing program is one C++ source file ending in .cpp", options.program),
-                    "rename it to end in .cpp, or name the .cpp file that has main()");
+    throw UserError(trf("{}: a timing program is one C++ source file ending in .cpp", options.program),
+                    tr("rename it to end in .cpp, or name the .cpp file that has main()"));
   return {program};
 }
 
@@ -323,10 +362,10 @@ int run_bench(const GlobalOptions& global, const BenchOptions& options) {
   request.memory_limit_mb = std::max<std::size_t>(2048, module.memory_limit_mb);
   fs::create_directories(request.build_dir);
 
-  std::cout << out.bold(fmt::format("Timing module {} ({})", module.number, module.title))
-            << out.dim(fmt::format("   ({}, time limit {:.0f} s)",
-                                   options.program.empty() ? "the module's timing program" : options.program,
-                                   request.time_limit_s))
+  const std::string time_limit = format_number(request.time_limit_s, 0);
+  std::cout << out.bold(trf("Timing module {} ({})", module.number, tr_curriculum(module.title))) << "   "
+            << out.dim(options.program.empty() ? trf("(the module's timing program, time limit {} s)", time_limit)
+                                               : trf("({}, time limit {} s)", options.program, time_limit))
             << "\n";
   auto progress = [&out](const std::string& line) { std::cout << "  " << out.dim(line) << "\n" << std::flush; };
   auto output = [](const std::string& line) { std::cout << line << "\n" << std::flush; };
@@ -336,27 +375,34 @@ int run_bench(const GlobalOptions& global, const BenchOptions& options) {
   if (!outcome.build_ok) {
     // With --program the sources that failed alone are the learner's own program, not TinyTorch's.
     if (outcome.given_code_failed && options.program.empty()) {
-      print_given_code_failure("The timing program", outcome.build_log, describe_compiler(toolchain),
+      print_given_code_failure(tr("The timing program fails to build without any of your code, so the problem is not in "
+                                  "your files."),
+                               outcome.build_log, describe_compiler(toolchain),
                                switch_compiler_command(toolchain, session.installation.source_dir), 40);
     } else {
       int errors = 0;
       const std::string first = first_learner_error(outcome.build_log, session.ws().modules_dir().string(), &errors);
-      std::cout << out.fail_mark() << " " << out.red("The timing program did not compile against your code.")
-                << " The first error:\n\n";
+      const std::string did_not_compile = out.red(tr("The timing program did not compile against your code."));
+      // TRANSLATORS: {} is a sentence in red: "Your code did not compile." or the like
+      std::cout << out.fail_mark() << " " << trf("{} The first error:", did_not_compile) << "\n\n";
       std::istringstream lines(first);
       for (std::string line; std::getline(lines, line);) std::cout << "  " << line << "\n";
-      if (errors > 1) std::cout << out.dim(fmt::format("\n{} more error(s) after it", errors - 1)) << "\n";
+      if (errors > 1)
+        std::cout << "\n"
+                  << out.dim(trnf("{} more error after it", "{} more errors after it",
+                                  static_cast<unsigned long>(errors - 1), errors - 1))
+                  << "\n";
     }
     return 1;
   }
   if (!outcome.exited_cleanly()) {
-    std::cout << out.fail_mark() << " " << out.red("The timing program failed: " + outcome.failure()) << "\n"
-              << out.dim("  its full output is in " + outcome.output_file.string()) << "\n";
-    out.next_step("tito module test " + module.number + "   (the tests say which function is wrong)");
+    std::cout << out.fail_mark() << " " << out.red(trf("The timing program failed: {}", outcome.failure())) << "\n"
+              << "  " << out.dim(trf("its full output is in {}", outcome.output_file.string())) << "\n";
+    out.next_step("tito module test " + module.number + "   " + tr("(the tests say which function is wrong)"));
     return 1;
   }
-  std::cout << out.dim(fmt::format("(build {:.1f} s, run {:.1f} s; its output is kept in {})", outcome.build_seconds,
-                                   outcome.run_seconds, outcome.output_file.string()))
+  std::cout << out.dim(trf("(build {} s, run {} s; its output is kept in {})", format_number(outcome.build_seconds, 1),
+                           format_number(outcome.run_seconds, 1), outcome.output_file.string()))
             << "\n";
   return 0;
 }
@@ -381,7 +427,8 @@ std::string changed_files(const std::map<std::string, std::pair<fs::file_time_ty
     if (old == before.end() || old->second != stamp) names += (names.empty() ? "" : ", ") + name;
   }
   for (const auto& entry : before) {
-    if (!after.count(entry.first)) names += (names.empty() ? "" : ", ") + entry.first + " (deleted)";
+    // TRANSLATORS: a file name in the list of files `tito module watch` saw change
+    if (!after.count(entry.first)) names += (names.empty() ? "" : ", ") + trf("{} (deleted)", entry.first);
   }
   return names;
 }
@@ -413,12 +460,12 @@ int run_watch(const GlobalOptions& options, const std::string& requested, int ma
     TestRun run = run_tests(session, module, compact);
     ++runs;
     if (max_runs > 0 && runs >= max_runs) return 0;
-    std::cout << out.dim(fmt::format("\nwatching {} - save a file to re-test, Ctrl-C to stop", dir.string())) << "\n"
+    std::cout << "\n" << out.dim(trf("watching {} - save a file to re-test, Ctrl-C to stop", dir.string())) << "\n"
               << std::flush;
     std::string changed;
     while (changed.empty()) {
       if (!pause_for(kPollInterval)) {
-        std::cout << "\nstopped watching\n";
+        std::cout << "\n" << tr("stopped watching") << "\n";
         return kExitInterrupted;
       }
       auto now = snapshot_folder(dir);
@@ -433,7 +480,7 @@ int run_watch(const GlobalOptions& options, const std::string& requested, int ma
       changed = changed_files(before, now);
       before = now;
     }
-    std::cout << "\nchange detected: " << changed << "\n";
+    std::cout << "\n" << trf("change detected: {}", changed) << "\n";
     spdlog::info("watch: {} changed", changed);
   }
 }
@@ -443,38 +490,38 @@ int run_watch(const GlobalOptions& options, const std::string& requested, int ma
 void register_module_testing_commands(CLI::App& group, CommandRegistry& registry) {
   const GlobalOptions* options = &registry.options;
 
-  auto* test = group.add_subcommand("test", "Build your code for a module and run its tests (kept in your learning journal, not in your progress)");
+  auto* test = group.add_subcommand("test", tr("Build your code for a module and run its tests (kept in your learning journal, not in your progress)"));
   auto test_number = std::make_shared<std::string>();
   auto test_options = std::make_shared<TestOptions>();
-  test->add_option("NN", *test_number, "Module number or name")->required();
+  test->add_option("NN", *test_number, tr("Module number or name"))->required();
   test->add_option("FILTER", test_options->filter,
-                   "Only these cases: a name, a wildcard (\"matmul*\") or tags (\"[matmul]\"), as Catch2 reads them");
-  test->add_flag("--json", test_options->json, "Print the report as JSON (each case: name, points, status, failure)");
-  test->add_flag("-v,--verbose", test_options->verbose, "Show the compiler's and the test program's whole output");
+                   tr("Only these cases: a name, a wildcard (\"matmul*\") or tags (\"[matmul]\"), as Catch2 reads them"));
+  test->add_flag("--json", test_options->json, tr("Print the report as JSON (each case: name, points, status, failure)"));
+  test->add_flag("-v,--verbose", test_options->verbose, tr("Show the compiler's and the test program's whole output"));
   test->add_flag("--tsan", test_options->tsan,
-                 "Check the cases tagged [threads] for data races with ThreadSanitizer even when nothing changed since "
-                 "a check that found none (the check runs by itself once every case passes)");
+                 tr("Check the cases tagged [threads] for data races with ThreadSanitizer even when nothing changed since "
+                    "a check that found none (the check runs by itself once every case passes)"));
   on_chosen(test, registry, [options, test_number, test_options] { return run_test(*options, *test_number, *test_options); });
 
-  auto* complete = group.add_subcommand("complete", "Run the tests again and, if all pass, record the module as completed");
+  auto* complete = group.add_subcommand("complete", tr("Run the tests again and, if all pass, record the module as completed"));
   auto complete_number = std::make_shared<std::string>();
-  complete->add_option("NN", *complete_number, "Module number or name")->required();
+  complete->add_option("NN", *complete_number, tr("Module number or name"))->required();
   on_chosen(complete, registry, [options, complete_number] { return run_complete(*options, *complete_number); });
 
   auto* bench = group.add_subcommand(
-      "bench", "Build a timing program against your code and run it: the module's own, or yours with --program");
+      "bench", tr("Build a timing program against your code and run it: the module's own, or yours with --program"));
   auto bench_options = std::make_shared<BenchOptions>();
-  bench->add_option("NN", bench_options->module, "Module number or name")->required();
+  bench->add_option("NN", bench_options->module, tr("Module number or name"))->required();
   bench->add_option("--program", bench_options->program,
-                    "Your own timing program: one .cpp file with main(), built against your code");
+                    tr("Your own timing program: one .cpp file with main(), built against your code"));
   bench->add_option("program_args", bench_options->program_args,
-                    "Arguments for the timing program, after --, e.g. tito module bench 17 -- --sizes 256,512");
+                    tr("Arguments for the timing program, after --, e.g. tito module bench 17 -- --sizes 256,512"));
   on_chosen(bench, registry, [options, bench_options] { return run_bench(*options, *bench_options); });
 
-  auto* watch = group.add_subcommand("watch", "Re-test a module every time you save one of its files");
+  auto* watch = group.add_subcommand("watch", tr("Re-test a module every time you save one of its files"));
   auto watch_number = std::make_shared<std::string>();
   auto max_runs = std::make_shared<int>(0);
-  watch->add_option("NN", *watch_number, "Module number or name")->required();
+  watch->add_option("NN", *watch_number, tr("Module number or name"))->required();
   watch->add_option("--max-runs", *max_runs)->group("");  // hidden: lets tests stop the loop
   on_chosen(watch, registry, [options, watch_number, max_runs] { return run_watch(*options, *watch_number, *max_runs); });
 }

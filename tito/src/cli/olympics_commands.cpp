@@ -14,6 +14,7 @@
 #include "cli/commands.h"
 #include "core/errors.h"
 #include "core/files.h"
+#include "core/i18n.h"
 #include "core/learner_files.h"
 #include "core/milestone.h"
 #include "core/olympics.h"
@@ -247,7 +248,7 @@ int run_rank(const GlobalOptions& options, const std::string& dir, bool csv) {
 
 void register_olympics_commands(CommandRegistry& registry) {
   const GlobalOptions* options = &registry.options;
-  CLI::App* group = registry.app.add_subcommand("olympics", "The Torch Olympics (module 20): check, submit and rank entries");
+  CLI::App* group = registry.app.add_subcommand("olympics", tr("The Torch Olympics (module 20): check, submit and rank entries"));
   group->require_subcommand(0, 1);
   group->fallthrough();
 

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "core/i18n.h"
 #include "core/terminal.h"
 #include "run/module_test_runner.h"
 
@@ -42,7 +43,43 @@ constexpr int kMaxStatementLines = 6;         // a failing statement is shown to
 
 std::string capped(const std::string& text, const ReportContext& context) {
   if (context.verbose || text.size() <= kMaxValueChars) return text;
-  return text.substr(0, kMaxValueChars) + fmt::format("... ({} more characters; --verbose shows all)", text.size() - kMaxValueChars);
+  const std::size_t more = text.size() - kMaxValueChars;
+  return text.substr(0, kMaxValueChars) +
+         trnf("... ({} more character; --verbose shows all)", "... ({} more characters; --verbose shows all)", more, more);
+}
+
+// How many characters a terminal shows for UTF-8 text: its code points (translations have accents).
+std::size_t display_width(const std::string& text) {
+  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) { return (c & 0xC0) != 0x80; }));
+}
+
+// A label and a space, padded to `width` shown characters so that the values after it line up.
+std::string label(const std::string& text, std::size_t width) {
+  const std::size_t shown = display_width(text);
+  return text + std::string(shown < width ? width - shown : 1, ' ');
+}
+
+// A case's status as the learner reads it; to_string(status) is the word --json prints, and stays English.
+std::string status_text(CaseStatus status) {
+  switch (status) {
+    // TRANSLATORS: a test case's status in the report of `tito module test`
+    case CaseStatus::Passed: return trc("test case", "passed");
+    // TRANSLATORS: a test case's status: a check gave a wrong answer
+    case CaseStatus::Failed: return trc("test case", "failed");
+    // TRANSLATORS: a test case's status: the function it tests is still the starter's stub
+    case CaseStatus::NotImplemented: return trc("test case", "not implemented");
+    // TRANSLATORS: a test case's status: it threw an exception
+    case CaseStatus::Errored: return trc("test case", "error");
+    // TRANSLATORS: a test case's status: the program crashed (e.g. a segmentation fault)
+    case CaseStatus::Crashed: return trc("test case", "crashed");
+    // TRANSLATORS: a test case's status: it ran past its time limit
+    case CaseStatus::TimedOut: return trc("test case", "timed out");
+    // TRANSLATORS: a test case's status: it ran past its memory limit
+    case CaseStatus::OutOfMemory: return trc("test case", "out of memory");
+    // TRANSLATORS: a test case's status: it did not run (e.g. an earlier case crashed the program)
+    case CaseStatus::NotRun: return trc("test case", "not run");
+  }
+  return to_string(status);
 }
 
 bool is_test_source(const std::string& file, const ReportContext& context) {
@@ -61,8 +98,9 @@ void print_failure(const AssertionFailure& failure, bool source_shown, const std
   const std::string indent = "      ";
   std::vector<std::string> excerpt;
   if (!failure.file.empty()) {
-    std::cout << indent << out.dim(fmt::format("{}:{}{}", test_source_label(failure.file), failure.line,
-                                               source_shown ? " (again)" : ""))
+    // TRANSLATORS: a test source's file:line, shown again for a check that failed more than once
+    std::cout << indent << out.dim(source_shown ? trf("{}:{} (again)", test_source_label(failure.file), failure.line)
+                                                : fmt::format("{}:{}", test_source_label(failure.file), failure.line))
               << "\n";
     if (!source_shown && is_test_source(failure.file, context)) excerpt = source_excerpt(failure.file, failure.line);
   }
@@ -70,10 +108,14 @@ void print_failure(const AssertionFailure& failure, bool source_shown, const std
   if (excerpt.empty() && !source_shown && !failure.expression.empty())
     std::cout << indent << capped(failure.expression, context) << "\n";
   if (!failure.expected.empty() || !failure.actual.empty()) {
-    std::cout << indent << "expected: " << out.green(capped(failure.expected, context)) << "\n";
-    std::cout << indent << "actual:   " << out.red(capped(failure.actual, context)) << "\n";
+    // TRANSLATORS: labels of a failed check's two values, printed one above the other and lined up
+    const std::string expected = tr("expected:"), actual = tr("actual:");
+    const std::size_t width = std::max(display_width(expected), display_width(actual)) + 1;
+    std::cout << indent << label(expected, width) << out.green(capped(failure.expected, context)) << "\n";
+    std::cout << indent << label(actual, width) << out.red(capped(failure.actual, context)) << "\n";
   } else if (!failure.expanded.empty()) {
-    std::cout << indent << "with: " << capped(failure.expanded, context) << "\n";
+    // TRANSLATORS: before a failed check's expression with its values filled in, e.g. "with: 3 == 4"
+    std::cout << indent << tr("with:") << " " << capped(failure.expanded, context) << "\n";
   }
   if (failure.message != already_said)
     for (const auto& line : split_lines(failure.message)) std::cout << indent << capped(line, context) << "\n";
@@ -83,7 +125,8 @@ void print_failure(const AssertionFailure& failure, bool source_shown, const std
 bool is_measuring_case(const CaseResult& result) { return result.tags.find("[measure]") != std::string::npos; }
 
 void print_case(const CaseResult& result, const ReportContext& context, const Terminal& out) {
-  const std::string points = result.passed() ? fmt::format("{} pts", result.points) : fmt::format("0/{} pts", result.points);
+  // TRANSLATORS: a test case's points, abbreviated: "5 pts" when it passed, "0/5 pts" when it did not
+  const std::string points = result.passed() ? trf("{} pts", result.points) : trf("0/{} pts", result.points);
   if (result.passed()) {
     if (context.compact) return;
     std::cout << "  " << out.ok_mark() << " " << result.name << "  " << out.dim(points) << "\n";
@@ -96,10 +139,11 @@ void print_case(const CaseResult& result, const ReportContext& context, const Te
     return;
   }
   std::cout << "  " << out.fail_mark() << " " << result.name << "  " << out.dim(points) << "  "
-            << out.red(to_string(result.status));
+            << out.red(status_text(result.status));
   if (!result.same_cause_as.empty()) {
     // Folded: the more specific case above most likely fails for the same reason.
-    std::cout << out.dim(fmt::format("  (most likely the same cause as \"{}\")", result.same_cause_as)) << "\n";
+    // TRANSLATORS: {} is the name of another test case, listed above this one
+    std::cout << "  " << out.dim(trf("(most likely the same cause as \"{}\")", result.same_cause_as)) << "\n";
     if (!context.verbose) return;
   } else {
     std::cout << "\n";
@@ -108,44 +152,49 @@ void print_case(const CaseResult& result, const ReportContext& context, const Te
   switch (result.status) {
     case CaseStatus::NotImplemented:
       if (const StubLocation* stub = find_stub(context.stubs, result.detail)) {
-        std::cout << indent << fmt::format("write {} in {}/{} (lesson: {})", stub->name, context.module_dir, stub->file,
-                                           stub->lesson)
+        // TRANSLATORS: the function to write (e.g. tinytorch::mm), its file, and the lesson's section about it
+        std::cout << indent << trf("write {} in {}/{} (lesson: {})", stub->name, context.module_dir, stub->file, stub->lesson)
                   << "\n";
       } else if (!result.detail.empty()) {
-        std::cout << indent << result.detail << "\n";
+        std::cout << indent << result.shown_detail() << "\n";
       }
       break;
     case CaseStatus::Crashed:
     case CaseStatus::TimedOut:
     case CaseStatus::OutOfMemory:
     case CaseStatus::Errored: {
-      for (const auto& line : split_lines(result.detail)) std::cout << indent << line << "\n";
+      for (const auto& line : split_lines(result.shown_detail())) std::cout << indent << line << "\n";
       if (!result.diagnosis.empty()) {
-        const auto lines = split_lines(result.diagnosis);  // the first says what and where, the rest more
-        std::cout << indent << out.bold("where: ") << out.yellow(lines.front()) << "\n";
+        const auto lines = split_lines(result.shown_diagnosis());  // the first says what and where, the rest more
+        // TRANSLATORS: before where a crash happened, e.g. "where: heap-buffer-overflow ... matmul.cpp:57"
+        std::cout << indent << out.bold(std::string(tr("where:")) + " ") << out.yellow(lines.front()) << "\n";
         for (std::size_t i = 1; i < lines.size(); ++i) std::cout << indent << out.dim(lines[i]) << "\n";
       }
       // What the learner's code printed during the case (Catch2's own report is not in it).
       const auto lines = split_lines(result.output);
       if (!lines.empty()) {
         const std::size_t first = context.verbose || lines.size() <= kOutputLinesShown ? 0 : lines.size() - kOutputLinesShown;
-        std::cout << indent << out.dim(first == 0 ? "its output:" : fmt::format("the last {} lines of its output "
-                                                                                 "(--verbose shows all {}):",
-                                                                                 kOutputLinesShown, lines.size()))
+        // TRANSLATORS: above what a crashed or stopped test case printed
+        std::cout << indent
+                  << out.dim(first == 0 ? std::string(tr("its output:"))
+                                        : trnf("the last {} line of its output (--verbose shows all {}):",
+                                               "the last {} lines of its output (--verbose shows all {}):",
+                                               kOutputLinesShown, kOutputLinesShown, lines.size()))
                   << "\n";
         for (std::size_t i = first; i < lines.size(); ++i) std::cout << indent << "  " << lines[i] << "\n";
       }
       break;
     }
     default:
-      if (!result.detail.empty()) std::cout << indent << result.detail << "\n";
+      if (!result.detail.empty()) std::cout << indent << result.shown_detail() << "\n";
       break;
   }
   if (result.status == CaseStatus::NotImplemented) {
     // Every assertion of a stubbed case fails with the same message: show where the first one was.
     if (!result.failures.empty()) {
       const AssertionFailure& first = result.failures.front();
-      std::cout << indent << out.dim(fmt::format("first reached at {}:{}", test_source_label(first.file), first.line)) << "\n";
+      // TRANSLATORS: where a stubbed function was first called: a test source's file and line
+      std::cout << indent << out.dim(trf("first reached at {}:{}", test_source_label(first.file), first.line)) << "\n";
       if (!first.expression.empty()) std::cout << indent << first.expression << "\n";
     }
   } else {
@@ -160,12 +209,13 @@ void print_case(const CaseResult& result, const ReportContext& context, const Te
     }
     if (shown < result.failures.size())
       std::cout << indent
-                << out.dim(fmt::format("... and {} more failed check{} in this case (--verbose shows {})",
-                                       result.failures.size() - shown, result.failures.size() - shown == 1 ? "" : "s",
-                                       result.failures.size() - shown == 1 ? "it" : "them"))
+                << out.dim(trnf("... and {} more failed check in this case (--verbose shows it)",
+                                "... and {} more failed checks in this case (--verbose shows them)",
+                                result.failures.size() - shown, result.failures.size() - shown))
                 << "\n";
   }
-  if (!result.hint.empty()) std::cout << indent << out.yellow("hint: ") << result.hint << "\n";
+  // TRANSLATORS: before the first hint for a failed test case
+  if (!result.hint.empty()) std::cout << indent << out.yellow(std::string(tr("hint:")) + " ") << result.hint << "\n";
 }
 
 // The order a report lists its cases in: those that passed, then the failed ones that stand on their
@@ -208,56 +258,74 @@ std::string score_line(const TestReport& report, int fallback_points) {
 void print_given_code_failure(const std::string& what, const std::string& log, const std::string& compiler,
                               const std::string& fix, std::size_t max_lines) {
   const Terminal& out = terminal();
-  std::cout << out.fail_mark() << " " << out.red(fmt::format("TinyTorch's own code does not compile with {}.", compiler))
-            << fmt::format(" {} fail to build without any of your code, so the problem is not in your files.", what)
-            << " Compiler errors:\n\n";
+  // TRANSLATORS: {} is the compiler and its version, e.g. "g++ 13.2 (/usr/bin/g++)"
+  const std::string headline = out.red(trf("TinyTorch's own code does not compile with {}.", compiler));
+  // TRANSLATORS: the first {} is "TinyTorch's own code does not compile with g++ 13.2.", the second a sentence such as
+  // "The module's tests fail to build without any of your code, so the problem is not in your files."
+  std::cout << out.fail_mark() << " " << trf("{} {} Compiler errors:", headline, what) << "\n\n";
   std::istringstream lines(log);
   std::size_t shown = 0;
   for (std::string line; std::getline(lines, line) && shown < max_lines; ++shown) std::cout << "  " << line << "\n";
-  if (shown == max_lines) std::cout << out.dim("  ... (more errors follow)") << "\n";
-  std::cout << "\n  fix: set TinyTorch up with a supported compiler (" << kSupportedCompilers << "): " << out.command(fix)
+  if (shown == max_lines) std::cout << "  " << out.dim(tr("... (more errors follow)")) << "\n";
+  // TRANSLATORS: "fix:" as in every error's fix line; {} the supported compilers (e.g. GCC 11+ or Clang 14+), then a command
+  std::cout << "\n  " << trf("fix: set TinyTorch up with a supported compiler ({}): {}", kSupportedCompilers, out.command(fix))
             << "\n\n";
 }
 
 void print_report(const TestReport& report, const ReportContext& context) {
   const Terminal& out = terminal();
   if (report.given_code_failed) {
-    print_given_code_failure("The module's tests", report.build_log, context.compiler, context.compiler_fix,
-                             kMaxBuildLogLines);
+    print_given_code_failure(tr("The module's tests fail to build without any of your code, so the problem is not in your files."),
+                             report.build_log, context.compiler, context.compiler_fix, kMaxBuildLogLines);
   } else if (!report.build_ok) {
     const std::string learner_dir = context.learner_root.empty() ? context.module_dir : context.learner_root;
+    const std::string did_not_compile = out.red(tr("Your code did not compile."));
     if (context.verbose) {
-      std::cout << out.fail_mark() << " " << out.red("Your code did not compile.")
-                << " The compiler's whole output (your files first):\n\n";
+      // TRANSLATORS: {} is "Your code did not compile." (in red)
+      std::cout << out.fail_mark() << " " << trf("{} The compiler's whole output (your files first):", did_not_compile)
+                << "\n\n";
       std::istringstream ordered(order_build_log(report.build_log, learner_dir));
       for (std::string line; std::getline(ordered, line);) std::cout << "  " << line << "\n";
     } else {
       int errors = 0;
       const std::string first = first_learner_error(report.build_log, learner_dir, &errors);
-      std::cout << out.fail_mark() << " " << out.red("Your code did not compile.") << " The first error:\n\n";
+      // TRANSLATORS: {} is a sentence in red: "Your code did not compile." or the like
+      std::cout << out.fail_mark() << " " << trf("{} The first error:", did_not_compile) << "\n\n";
       for (const auto& line : split_lines(first)) std::cout << "  " << line << "\n";
       std::cout << "\n";
+      const std::string verbose = "tito module test " + context.module_number + " --verbose";
       if (errors > 1)
-        std::cout << out.dim(fmt::format("{} more error{} after it (often caused by this one); ", errors - 1,
-                                         errors == 2 ? "" : "s"));
-      std::cout << out.dim("tito module test " + context.module_number + " --verbose shows the compiler's whole output")
-                << "\n";
+        std::cout << out.dim(trnf("{} more error after it (often caused by this one); {} shows the compiler's whole output",
+                                  "{} more errors after it (often caused by this one); {} shows the compiler's whole output",
+                                  static_cast<unsigned long>(errors - 1), errors - 1, verbose));
+      else
+        std::cout << out.dim(trf("{} shows the compiler's whole output", verbose));
+      std::cout << "\n";
     }
     std::cout << "\n";
     if (!context.verbose) {
       const std::size_t n = report.cases.size();
-      std::cout << out.fail_mark() << " " << fmt::format("{} test case{} did not run (the code did not compile)", n,
-                                                         n == 1 ? "" : "s")
+      std::cout << out.fail_mark() << " "
+                << trnf("{} test case did not run (the code did not compile)",
+                        "{} test cases did not run (the code did not compile)", n, n)
                 << "\n";
     }
   }
   if (report.build_ok || context.verbose)
     for (const CaseResult* result : report_order(report.cases)) print_case(*result, context, out);
-  if (report.build_ok && report.cases.empty() && !report.filter.empty())
-    std::cout << out.yellow(fmt::format("No test case matches \"{}\".", report.filter))
-              << " Names and tags: tito module view " << context.module_number << "\n";
-  std::string line = score_line(report, context.fallback_points);
-  if (!report.filter.empty()) line += fmt::format(" (only the cases matching \"{}\")", report.filter);
+  if (report.build_ok && report.cases.empty() && !report.filter.empty()) {
+    // TRANSLATORS: {} is the learner's filter: a name, a wildcard or tags
+    const std::string none_match = out.yellow(trf("No test case matches \"{}\".", report.filter));
+    // TRANSLATORS: the first {} is 'No test case matches "FILTER".' (in yellow), the second the module's number
+    std::cout << trf("{} Names and tags: tito module view {}", none_match, context.module_number) << "\n";
+  }
+  const int possible = report.cases.empty() ? context.fallback_points : report.points_possible();
+  // TRANSLATORS: the report's last line: points earned and possible, how many cases passed and failed
+  std::string line = trnf("Score: {}/{} point, {} passed, {} failed", "Score: {}/{} points, {} passed, {} failed",
+                          static_cast<unsigned long>(possible), report.points_earned(), possible, report.passed_count(),
+                          report.failed_count());
+  // TRANSLATORS: the first {} is the score line above ("Score: 40/100 points, ..."), the second the learner's filter
+  if (!report.filter.empty()) line = trf("{} (only the cases matching \"{}\")", line, report.filter);
   std::cout << "\n" << (report.all_passed() ? out.green(line) : out.bold(line)) << "\n";
 }
 

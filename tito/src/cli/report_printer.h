@@ -25,11 +25,13 @@ struct ReportContext {
 };
 
 void print_report(const TestReport& report, const ReportContext& context);
-std::string score_line(const TestReport& report, int fallback_points);  // "Score: 40/100 points, 4 passed, 6 failed"
+// "Score: 40/100 points, 4 passed, 6 failed", always in English: for the log (print_report prints it translated).
+std::string score_line(const TestReport& report, int fallback_points);
 
 // For a build whose failure is in TinyTorch's own code (TestReport::given_code_failed): says that it is not
 // the learner's, names the compiler, shows its first `max_lines` lines of errors and the command that
-// sets TinyTorch up with another compiler. `what` names the sources that failed ("the module's tests").
+// sets TinyTorch up with another compiler. `what` is the translated sentence that names the sources that failed
+// ("The module's tests fail to build without any of your code, so the problem is not in your files.").
 void print_given_code_failure(const std::string& what, const std::string& log, const std::string& compiler,
                               const std::string& fix, std::size_t max_lines);
 

@@ -10,6 +10,7 @@
 #include <spdlog/spdlog.h>
 
 #include "core/errors.h"
+#include "core/i18n.h"
 #include "core/logging.h"
 #include "core/terminal.h"
 
@@ -66,8 +67,9 @@ std::string module_names(const Session& session, const std::vector<std::string>&
   std::string names;
   for (std::size_t i = 0; i < numbers.size(); ++i) {
     const ModuleInfo* module = session.curriculum.find(numbers[i]);
-    if (i > 0) names += (i + 1 == numbers.size()) ? " and " : ", ";
-    names += numbers[i] + (module ? " " + module->title : "");
+    // TRANSLATORS: between the last two items of a list, "01 Tensor, 02 Activations and 03 Layers".
+    if (i > 0) names += (i + 1 == numbers.size()) ? tr(" and ") : ", ";
+    names += numbers[i] + (module ? " " + std::string(tr_curriculum(module->title)) : "");
   }
   return names;
 }
@@ -77,11 +79,11 @@ Toolchain load_checked_toolchain(const Installation& installation) {
   try {
     toolchain = load_toolchain(installation.build_dir);
   } catch (const std::exception& error) {
-    throw UserError(fmt::format("cannot use the framework build in {}: {}", installation.build_dir.string(), error.what()),
+    throw UserError(trf("cannot use the framework build in {}: {}", installation.build_dir.string(), error.what()),
                     rebuild_fix(installation));
   }
   if (!executable_exists(toolchain.cxx)) {
-    throw UserError(fmt::format("the C++ compiler '{}' named in {} was not found", toolchain.cxx,
+    throw UserError(trf("the C++ compiler '{}' named in {} was not found", toolchain.cxx,
                                 (installation.build_dir / "tito" / "toolchain.json").string()),
                     install_compiler_command(toolchain) + " && " + rebuild_fix(installation));
   }

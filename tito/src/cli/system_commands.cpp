@@ -9,6 +9,7 @@
 
 #include "cli/commands.h"
 #include "core/errors.h"
+#include "core/i18n.h"
 #include "core/learner_files.h"
 #include "core/terminal.h"
 #include "run/module_test_runner.h"
@@ -47,7 +48,7 @@ std::optional<std::string> version_of(const std::string& program) {
 
 Check check_program(const std::string& label, const std::string& program, const std::string& fix) {
   if (auto version = version_of(program)) return {label, true, *version, "", false};
-  return {label, false, fmt::format("'{}' did not run", program), fix, false};
+  return {label, false, trf("'{}' did not run", program), fix, false};
 }
 
 // The compiler the set-up chose (CMake's, recorded in toolchain.json): learner builds use it too, since
@@ -55,12 +56,12 @@ Check check_program(const std::string& label, const std::string& program, const 
 Check check_compiler(const Toolchain& toolchain, const Installation& installation) {
   const std::string name = describe_compiler(toolchain);
   if (!version_of(toolchain.cxx))
-    return {"C++ compiler", false, fmt::format("{} did not run", name),
-            install_compiler_command(toolchain) + "   (then rebuild the framework)", false};
+    return {tr("C++ compiler"), false, trf("{} did not run", name),
+            install_compiler_command(toolchain) + "   " + tr("(then rebuild the framework)"), false};
   if (!is_supported_compiler(toolchain))
-    return {"C++ compiler", false, fmt::format("{} is not one TinyTorch is tested with ({})", name, kSupportedCompilers),
+    return {tr("C++ compiler"), false, trf("{} is not one TinyTorch is tested with ({})", name, kSupportedCompilers),
             switch_compiler_command(toolchain, installation.source_dir), true};
-  return {"C++ compiler", true, name + ", chosen by the set-up", "", false};
+  return {tr("C++ compiler"), true, trf("{}, chosen by the set-up", name), "", false};
 }
 
 Check check_header(const std::string& header, const std::string& package, const std::vector<fs::path>& extra_dirs) {
@@ -69,7 +70,7 @@ Check check_header(const std::string& header, const std::string& package, const 
   for (const auto& dir : dirs) {
     if (fs::exists(dir / header)) return {header, true, (dir / header).string(), "", false};
   }
-  return {header, false, "not found", "sudo apt-get install " + package, false};
+  return {header, false, tr("not found"), "sudo apt-get install " + package, false};
 }
 
 std::vector<Check> check_framework_build(const Installation& installation, std::optional<Toolchain>& toolchain) {
@@ -79,7 +80,7 @@ std::vector<Check> check_framework_build(const Installation& installation, std::
   try {
     toolchain = load_toolchain(installation.build_dir);
   } catch (const std::exception& error) {
-    checks.push_back({"framework build", false, error.what(), fix, false});
+    checks.push_back({tr("framework build"), false, error.what(), fix, false});
     return checks;
   }
   std::vector<std::string> missing;
@@ -90,11 +91,12 @@ std::vector<Check> check_framework_build(const Installation& installation, std::
   need(toolchain->catch_main_lib);
   for (const auto& entry : toolchain->solution_libs) need(entry.second);
   if (missing.empty()) {
-    checks.push_back({"framework build", true,
-                      fmt::format("{} ({} module libraries)", installation.build_dir.string(), toolchain->solution_libs.size()),
+    checks.push_back({tr("framework build"), true,
+                      trnf("{} ({} module library)", "{} ({} module libraries)", toolchain->solution_libs.size(),
+                           installation.build_dir.string(), format_integer(static_cast<std::int64_t>(toolchain->solution_libs.size()))),
                       "", false});
   } else {
-    checks.push_back({"framework build", false, fmt::format("missing: {}", fmt::join(missing, ", ")), fix, false});
+    checks.push_back({tr("framework build"), false, trf("missing: {}", fmt::join(missing, ", ")), fix, false});
   }
   return checks;
 }
@@ -102,19 +104,21 @@ std::vector<Check> check_framework_build(const Installation& installation, std::
 std::vector<Check> check_workspace(const Session& session) {
   std::vector<Check> checks;
   if (!session.workspace) {
-    checks.push_back({"workspace", false, "none in this folder or above", "tito init", true});
+    checks.push_back({tr("workspace"), false, tr("none in this folder or above"), "tito init", true});
     return checks;
   }
-  checks.push_back({"workspace", true, session.ws().root().string(), "", false});
-  checks.push_back({"progress", true, fmt::format("readable, {} module(s) completed", session.state().completed_count()), "", false});
+  checks.push_back({tr("workspace"), true, session.ws().root().string(), "", false});
+  const auto completed = static_cast<unsigned long>(session.state().completed_count());
+  checks.push_back({tr("progress"), true, trnf("readable, {} module completed", "readable, {} modules completed", completed, completed),
+                    "", false});
   for (const auto& [number, entry] : session.state().modules) {
     const ModuleInfo* module = session.curriculum.find(number);
     if (!entry.started() || !module || module->learner_files.empty()) continue;
     const auto missing = missing_learner_files(session.ws(), *module);
     if (missing.empty()) {
-      checks.push_back({"module " + number + " files", true, session.ws().module_dir(*module).string(), "", false});
+      checks.push_back({trf("module {} files", number), true, session.ws().module_dir(*module).string(), "", false});
     } else {
-      checks.push_back({"module " + number + " files", false, fmt::format("missing {}", fmt::join(missing, ", ")),
+      checks.push_back({trf("module {} files", number), false, trf("missing {}", fmt::join(missing, ", ")),
                         "tito module reset " + number, false});
     }
   }
@@ -126,10 +130,25 @@ Check check_disk(const Session& session) {
   const fs::path where = session.workspace ? session.ws().root() : fs::current_path();
   std::error_code error;
   const fs::space_info space = fs::space(where, error);
-  if (error) return {"disk space", false, error.message(), "df -h " + where.string(), true};
-  const std::string detail = fmt::format("{:.1f} GB free at {}", double(space.available) / (1ull << 30), where.string());
-  if (space.available < kMinimumFree) return {"disk space", false, detail, "free some disk space (at least 512 MB)", false};
-  return {"disk space", true, detail, "", false};
+  if (error) return {tr("disk space"), false, error.message(), "df -h " + where.string(), true};
+  const std::string detail = trf("{} GB free at {}", format_number(double(space.available) / (1ull << 30), 1), where.string());
+  if (space.available < kMinimumFree) return {tr("disk space"), false, detail, tr("free some disk space (at least 512 MB)"), false};
+  return {tr("disk space"), true, detail, "", false};
+}
+
+// The language tito speaks, where the choice came from, and whether its messages are there to speak it.
+Check check_language() {
+  const std::string code = message_language();
+  const std::string detail = fmt::format("{} ({})", code, language_setting_source());
+  if (code == "en") return {tr("language"), true, detail, "", false};
+  const fs::path catalog = locale_dir() / code / "LC_MESSAGES" / "tito.mo";
+  if (code == "zh")
+    return {tr("language"), true, detail + "; " + tr("tito's messages in English (no Chinese catalog yet)"), "", false};
+  std::error_code error;
+  if (!fs::is_regular_file(catalog, error))
+    return {tr("language"), false, trf("{}; the messages are missing: {}", detail, catalog.string()),
+            tr("rebuild tito (scripts/setup), or: tito config language en"), true};
+  return {tr("language"), true, detail, "", false};
 }
 
 int run_doctor(const GlobalOptions& options) {
@@ -142,7 +161,7 @@ int run_doctor(const GlobalOptions& options) {
   if (toolchain) {
     checks.push_back(check_compiler(*toolchain, session.installation));
   } else {
-    checks.push_back(check_program("C++ compiler", "c++", "sudo apt-get install g++"));
+    checks.push_back(check_program(tr("C++ compiler"), "c++", "sudo apt-get install g++"));
   }
   checks.push_back(check_program("cmake", "cmake", "sudo apt-get install cmake"));
   const std::string ninja = toolchain && !toolchain->ninja.empty() ? toolchain->ninja : "ninja";
@@ -158,31 +177,32 @@ int run_doctor(const GlobalOptions& options) {
   auto workspace_checks = check_workspace(session);
   checks.insert(checks.end(), workspace_checks.begin(), workspace_checks.end());
   checks.push_back(check_disk(session));
+  checks.push_back(check_language());
 
   int failed = 0;
-  std::cout << out.bold("TinyTorch C++ set-up check") << "\n";
+  std::cout << out.bold(tr("TinyTorch C++ set-up check")) << "\n";
   for (const auto& check : checks) {
     const std::string mark = check.ok ? out.ok_mark() : (check.warning_only ? out.yellow("[!]") : out.fail_mark());
     std::cout << fmt::format("  {} {:<24} ", mark, check.name) << (check.ok ? out.dim(check.detail) : check.detail) << "\n";
-    if (!check.ok) std::cout << fmt::format("      fix: {}\n", out.command(check.fix));
+    if (!check.ok) std::cout << "      " << tr("fix:") << " " << out.command(check.fix) << "\n";
     if (!check.ok && !check.warning_only) ++failed;
   }
   std::cout << "\n";
   if (failed == 0) {
-    std::cout << out.green("Everything tito needs is in place.") << "\n";
+    std::cout << out.green(tr("Everything tito needs is in place.")) << "\n";
     return 0;
   }
-  std::cout << out.red(fmt::format("{} check{} failed.", failed, failed == 1 ? "" : "s")) << " Run the fixes above, then "
-            << out.command("tito system doctor") << " again.\n";
+  std::cout << out.red(trnf("{} check failed.", "{} checks failed.", static_cast<unsigned long>(failed), failed)) << " "
+            << trf("Run the fixes above, then {} again.", out.command("tito system doctor")) << "\n";
   return 1;
 }
 
 }  // namespace
 
 void register_system_commands(CommandRegistry& registry) {
-  CLI::App* group = registry.app.add_subcommand("system", "Check your set-up");
+  CLI::App* group = registry.app.add_subcommand("system", tr("Check your set-up"));
   group->require_subcommand(0, 1);
-  auto* doctor = group->add_subcommand("doctor", "Check the compiler, tools, libraries, framework build and workspace");
+  auto* doctor = group->add_subcommand("doctor", tr("Check the compiler, tools, libraries, framework build, workspace and language"));
   const GlobalOptions* options = &registry.options;
   on_chosen(doctor, registry, [options] { return run_doctor(*options); });
   CommandAction* slot = &registry.selected;

@@ -5,6 +5,8 @@
 #include <ctime>
 #include <fmt/format.h>
 
+#include "core/i18n.h"
+
 namespace tito {
 namespace {
 
@@ -38,11 +40,11 @@ std::optional<std::chrono::system_clock::time_point> parse_iso8601(const std::st
 
 std::string describe_age(std::chrono::system_clock::time_point then) {
   auto seconds = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now() - then).count();
-  auto plural = [](long long n, const char* unit) { return fmt::format("{} {}{} ago", n, unit, n == 1 ? "" : "s"); };
-  if (seconds < 60) return "just now";
-  if (seconds < 3600) return plural(seconds / 60, "minute");
-  if (seconds < 86400) return plural(seconds / 3600, "hour");
-  return plural(seconds / 86400, "day");
+  const auto n = [](long long count) { return static_cast<unsigned long>(count); };
+  if (seconds < 60) return tr("just now");
+  if (seconds < 3600) return trnf("{} minute ago", "{} minutes ago", n(seconds / 60), seconds / 60);
+  if (seconds < 86400) return trnf("{} hour ago", "{} hours ago", n(seconds / 3600), seconds / 3600);
+  return trnf("{} day ago", "{} days ago", n(seconds / 86400), seconds / 86400);
 }
 
 std::string format_local_time(std::chrono::system_clock::time_point when) {

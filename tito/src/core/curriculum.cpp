@@ -9,6 +9,7 @@
 #include "core/errors.h"
 #include "core/files.h"
 #include "core/hints.h"
+#include "core/i18n.h"
 #include "core/text.h"
 
 namespace tito {
@@ -25,7 +26,7 @@ json parse_json_file(const fs::path& path) {
   try {
     return json::parse(read_file(path));
   } catch (const json::exception& error) {
-    throw UserError(fmt::format("{} is not valid JSON ({})", path.string(), error.what()),
+    throw UserError(trf("{} is not valid JSON ({})", path.string(), error.what()),
                     fmt::format("git checkout -- {}", path.string()));
   }
 }
@@ -83,7 +84,7 @@ std::string MilestoneInfo::label() const { return fmt::format("{} ({}, {})", id,
 Curriculum Curriculum::load(const fs::path& source_dir) {
   const fs::path index = source_dir / "curriculum" / "curriculum.json";
   if (!fs::exists(index)) {
-    throw UserError(fmt::format("the curriculum index {} is missing", index.string()),
+    throw UserError(trf("the curriculum index {} is missing", index.string()),
                     "export TITO_HOME=/path/to/your/tinytorch/checkout");
   }
   Curriculum curriculum;
@@ -93,7 +94,7 @@ Curriculum Curriculum::load(const fs::path& source_dir) {
       curriculum.modules_.push_back(module_from_json(entry, source_dir));
     }
   } catch (const json::exception& error) {
-    throw UserError(fmt::format("{} has an unexpected shape ({})", index.string(), error.what()),
+    throw UserError(trf("{} has an unexpected shape ({})", index.string(), error.what()),
                     fmt::format("git checkout -- {}", index.string()));
   }
   std::sort(curriculum.modules_.begin(), curriculum.modules_.end(),
@@ -114,7 +115,7 @@ Curriculum Curriculum::load(const fs::path& source_dir) {
         milestone.required_modules = data.value("required_modules", std::vector<std::string>{});
         curriculum.milestones_.push_back(milestone);
       } catch (const json::exception& error) {
-        throw UserError(fmt::format("{} has an unexpected shape ({})", file.string(), error.what()),
+        throw UserError(trf("{} has an unexpected shape ({})", file.string(), error.what()),
                         fmt::format("git checkout -- {}", file.string()));
       }
     }
@@ -145,7 +146,9 @@ std::optional<std::string> Curriculum::normalise(const std::string& raw) const {
     return number;
   }
   for (const auto& module : modules_) {
-    if (text == lowercase(module.slug) || text == lowercase(module.title)) return module.number;
+    // The title in English or in the learner's language ("activations", "activaciones").
+    if (text == lowercase(module.slug) || text == lowercase(module.title) || text == lowercase(tr_curriculum(module.title)))
+      return module.number;
   }
   return std::nullopt;
 }
@@ -154,7 +157,7 @@ const ModuleInfo& Curriculum::resolve(const std::string& text) const {
   if (auto number = normalise(text)) return *find(*number);
   std::string valid;
   for (const auto& module : modules_) valid += (valid.empty() ? "" : ", ") + module.number + " " + module.slug;
-  throw UserError(fmt::format("there is no module '{}'; the modules are {}", text, valid), "tito module list", kExitUsage);
+  throw UserError(trf("there is no module '{}'; the modules are {}", text, valid), "tito module list", kExitUsage);
 }
 
 ModuleHints Curriculum::load_hints(const ModuleInfo& module) const {

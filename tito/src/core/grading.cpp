@@ -19,6 +19,7 @@
 #include "core/errors.h"
 #include "core/files.h"
 #include "core/grading_archive.h"
+#include "core/i18n.h"
 #include "core/learner_files.h"
 #include "core/sha256.h"
 #include "core/untrusted_input.h"
@@ -626,6 +627,16 @@ void reject(const ClassContext& context, LearnerGrade& grade, const std::string&
     grade.modules.push_back(unscored_module(*module, context.declared.at(module->number), "not graded", reason));
 }
 
+// The language the learner chose for the workspace, read as any learner file is (never through a link,
+// a bounded size); "" when none, or one tito does not know.
+std::string learner_language(const fs::path& workspace) {
+  std::string problem;
+  const auto text = learner_copy(workspace_config_file(workspace), problem, 64u << 10);
+  if (!text) return "";
+  const auto code = normalise_language(language_in_config_text(*text));
+  return code ? *code : "";
+}
+
 LearnerGrade grade_learner(ClassContext& context, const Submission& submission,
                            const std::function<void(const std::string&)>& step) {
   LearnerWork work;
@@ -640,6 +651,7 @@ LearnerGrade grade_learner(ClassContext& context, const Submission& submission,
       return work.grade;
     }
     work.workspace = *found.root;
+    work.grade.language = learner_language(work.workspace);
     prepare_learner_files(context, work);
     inspect_workspace(context, work);
     work.grade.graded = true;

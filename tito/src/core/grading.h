@@ -45,6 +45,10 @@ struct LearnerGrade {
   std::string reason;
   std::vector<std::string> flags;  // things an instructor should look at (differing tests, extra files, ...)
   std::vector<ModuleGrade> modules;
+  // The language the learner chose in the workspace (`tito config language`, .tito/config.json): "en",
+  // "es", "zh", or "" when none. Feedback written for the learner (Gradescope's results.json) uses it;
+  // the instructor's reports use the instructor's own.
+  std::string language;
   int earned() const;
   int possible() const;
 };

@@ -12,6 +12,7 @@
 #include "core/clock.h"
 #include "core/errors.h"
 #include "core/files.h"
+#include "core/i18n.h"
 #include "core/report_format.h"
 #include "core/sha256.h"
 
@@ -288,28 +289,65 @@ void write_html_report(const GradingRun& raw, const fs::path& dir) {
   }
 }
 
+namespace {
+
+// A module's or a case's grading state as the learner reads it (grades.json keeps the English word).
+std::string status_for_learner(const std::string& status) {
+  // TRANSLATORS: the state of a graded module or test case, in the feedback a learner reads on Gradescope.
+  if (status == "passed") return tr("passed");
+  if (status == "failed") return tr("failed");
+  if (status == "graded") return tr("graded");
+  if (status == "not graded") return tr("not graded");
+  if (status == "not submitted") return tr("not submitted");
+  if (status == "not implemented") return tr("not implemented");
+  if (status == "build failed") return tr("build failed");
+  if (status == "refused") return tr("refused");
+  if (status == "error") return tr("error");
+  if (status == "crashed") return tr("crashed");
+  if (status == "timed out") return tr("timed out");
+  if (status == "out of memory") return tr("out of memory");
+  if (status == "not run") return tr("not run");
+  if (status == "not verified") return tr("not verified");
+  return status;
+}
+
+// A module's note as the learner reads it: grading's fixed notes translated, anything else (a compiler's
+// complaint, a reason naming files) as it is.
+std::string note_for_learner(const std::string& note) {
+  if (note == "no files for this module") return tr("no files for this module");
+  if (note == "the starter files are unchanged") return tr("the starter files are unchanged");
+  if (note == "the code did not compile") return tr("the code did not compile");
+  return note;
+}
+
+}  // namespace
+
 void write_gradescope_results(const GradingRun& raw, const fs::path& file) {
   const GradingRun run = reportable(raw);
   json results;
   json tests = json::array();
   if (run.learners.empty()) throw UserError("there is no submission to report to Gradescope", "tito grade SUBMISSION --gradescope FILE");
   const LearnerGrade& learner = run.learners.front();
+  // Gradescope shows this file to the learner: it speaks the learner's language (their workspace's
+  // `tito config language`), whatever the instructor's. Machine fields ("status") stay as they are.
+  const ScopedMessageLanguage learners_language(learner.language);
   std::string output;
-  if (!learner.graded) output = "Your submission could not be graded: " + learner.reason + "\n";
-  for (const auto& flag : learner.flags) output += "Note: " + flag + "\n";
+  if (!learner.graded) output = trf("Your submission could not be graded: {}", learner.reason) + "\n";
+  for (const auto& flag : learner.flags) output += trf("Note: {}", flag) + "\n";
   for (const auto& module : learner.modules) {
     std::string title = module.number;
     for (const auto& info : run.modules)
-      if (info.number == module.number) title += " " + info.title;
-    output += fmt::format("Module {}: {}/{} ({})\n", title, module.earned, module.possible, module.status);
-    if (!module.note.empty()) output += module.note + "\n";
+      if (info.number == module.number) title += " " + std::string(tr_curriculum(info.title));
+    output += trf("Module {}: {}/{} ({})", title, module.earned, module.possible, status_for_learner(module.status)) + "\n";
+    if (!module.note.empty()) output += note_for_learner(module.note) + "\n";
     if (!learner.graded) continue;
     int index = 0;
     for (const auto& c : module.cases) {
       ++index;
       tests.push_back({{"name", title + ": " + c.name}, {"number", fmt::format("{}.{}", module.number, index)},
                        {"score", c.earned}, {"max_score", c.points}, {"status", c.earned == c.points && c.status == "passed" ? "passed" : "failed"},
-                       {"output", c.status == "passed" ? std::string() : c.status + (c.message.empty() ? "" : ": " + c.message)},
+                       {"output", c.status == "passed" ? std::string()
+                                                       : status_for_learner(c.status) + (c.message.empty() ? "" : ": " + c.message)},
                        {"visibility", "visible"}});
     }
   }

@@ -9,10 +9,12 @@
 #include <thread>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "core/errors.h"
 #include "core/files.h"
 #include "core/learner_files.h"
+#include "core/lesson_translation.h"
 #include "core/markdown.h"
 #include "core/quiz.h"
 #include "core/starter_generator.h"
@@ -529,6 +531,30 @@ std::vector<ModuleValidation> validate_modules(const Installation& installation,
                                                                  load_quiz(module->quiz).questions.size());
     }
     validation.checks.push_back(concept_checks);
+
+    // Lessons in other languages (lesson.LANG.md) in step with the English one: the same headings,
+    // code and anchors, and no English section changed since it was translated.
+    if (module->available()) {
+      ValidationCheck translations{"translations", true, false, ""};
+      const auto languages = lesson_translations(*module);
+      for (const std::string& language : languages) {
+        const fs::path file = translated_lesson_path(*module, language);
+        const std::string translation = read_file(file);
+        for (const auto& problem :
+             translation_drift(lesson, translation, fs::relative(file, installation.source_dir).string())) {
+          translations.ok = false;
+          translations.detail += problem + "\n";
+        }
+        for (const auto& problem : unrendered_markdown(translation)) {
+          translations.ok = false;
+          translations.detail += file.filename().string() + " " + problem + " shows as typed\n";
+        }
+      }
+      if (translations.ok)
+        translations.detail = languages.empty() ? "English only"
+                                                : fmt::format("in step with lesson.md: {}", fmt::join(languages, ", "));
+      validation.checks.push_back(translations);
+    }
 
     const auto declared = cases_declared_in(module->tests);
     int declared_points = 0, unpointed = 0;

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/files.h"
+#include "core/i18n.h"
 #include "core/text.h"
 
 namespace tito {
@@ -98,10 +99,11 @@ std::string ModuleHints::first_level(const std::string& test_case, const std::st
   const CaseHints* entry = check.empty() ? nullptr : find(test_case, check);
   if (!entry) entry = find(test_case);
   if (!entry) return "";
-  std::string first = entry->levels.front();
-  if (entry->levels.size() > 1)
-    first += fmt::format(" (more help, one step at a time: tito module hint {} \"{}\")", module_number, entry->key());
-  return first;
+  // The learner's language: the hint from the curriculum's catalog, the pointer to the next levels from tito's.
+  if (entry->levels.size() == 1) return tr_curriculum(entry->levels.front());
+  // TRANSLATORS: a test case's first hint, then the command that shows its next, more detailed hints
+  return trf("{} (more help, one step at a time: tito module hint {} \"{}\")", tr_curriculum(entry->levels.front()),
+             module_number, entry->key());
 }
 
 const std::vector<std::string>& ModuleHints::exercises(const std::string& test_case, const std::string& check) const {

@@ -46,7 +46,7 @@ struct ModuleHints {
   // The entry of (test_case, check); nullptr when there is none.
   const CaseHints* find(const std::string& test_case, const std::string& check = "") const;
   // Level 1 of the hint for a failure of `test_case` under `check` (the case's own when that check has
-  // none), with the command that reveals the next level; "" when the case has no hint.
+  // none), with the command that reveals the next level, in the learner's language; "" when the case has no hint.
   std::string first_level(const std::string& test_case, const std::string& check = "") const;
   const std::vector<std::string>& exercises(const std::string& test_case, const std::string& check = "") const;
 };

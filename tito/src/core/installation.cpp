@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/errors.h"
+#include "core/i18n.h"
 
 namespace tito {
 
@@ -17,7 +18,7 @@ Installation Installation::locate() {
   found.source_dir = std::filesystem::absolute(found.source_dir).lexically_normal();
   found.build_dir = std::filesystem::absolute(found.build_dir).lexically_normal();
   if (!std::filesystem::exists(found.source_dir / "curriculum" / "curriculum.json")) {
-    throw UserError(fmt::format("no TinyTorch sources at {} (curriculum/curriculum.json is missing)", found.source_dir.string()),
+    throw UserError(trf("no TinyTorch sources at {} (curriculum/curriculum.json is missing)", found.source_dir.string()),
                     "export TITO_HOME=/path/to/your/tinytorch/checkout");
   }
   return found;

@@ -5,12 +5,15 @@
 #include "core/clock.h"
 #include "core/errors.h"
 #include "core/files.h"
+#include "core/i18n.h"
 #include "core/sha256.h"
 
 namespace tito {
 namespace fs = std::filesystem;
 namespace {
 
+// Stays in English whatever the learner's language, like the code it heads: grading compares a learner's
+// file with the starter to tell an untouched one, and the instructor's process may speak another language.
 std::string starter_header(const ModuleInfo& module, const fs::path& lesson) {
   return fmt::format(
       "// TinyTorch C++ - module {} ({}): this file is yours to complete.\n"
@@ -27,23 +30,23 @@ std::string starter_header(const ModuleInfo& module, const fs::path& lesson) {
 std::vector<GeneratedFile> generate_module_files(const Installation& installation, const ModuleInfo& module,
                                                  FileFlavour flavour) {
   if (module.learner_files.empty()) {
-    throw UserError(fmt::format("module {} lists no learner_files in curriculum.json", module.number),
-                    "add \"learner_files\" to the module's entry in curriculum/curriculum.json");
+    throw UserError(trf("module {} lists no learner_files in curriculum.json", module.number),
+                    tr("add \"learner_files\" to the module's entry in curriculum/curriculum.json"));
   }
   std::vector<GeneratedFile> files;
   for (const auto& relative : module.learner_files) {
     const fs::path reference = installation.source_dir / relative;
     if (!fs::is_regular_file(reference)) {
-      throw UserError(fmt::format("the reference file {} for module {} is missing", reference.string(), module.number),
-                      fmt::format("git -C {} status   (restore the TinyTorch checkout)", installation.source_dir.string()));
+      throw UserError(trf("the reference file {} for module {} is missing", reference.string(), module.number),
+                      trf("git -C {} status   (restore the TinyTorch checkout)", installation.source_dir.string()));
     }
     GeneratedFile file{fs::path(relative).filename().string(), read_file(reference)};
     if (flavour == FileFlavour::Starter) {
       try {
         file.content = make_starter(file.content, relative, module.folder(), starter_header(module, module.lesson));
       } catch (const MarkerError& error) {
-        throw UserError(fmt::format("cannot make the starter: {}", error.what()),
-                        fmt::format("fix the SOLUTION markers in {} (nothing was written)", reference.string()));
+        throw UserError(trf("cannot make the starter: {}", error.what()),
+                        trf("fix the SOLUTION markers in {} (nothing was written)", reference.string()));
       }
     }
     files.push_back(std::move(file));

@@ -8,6 +8,7 @@
 
 #include "core/errors.h"
 #include "core/files.h"
+#include "core/lesson_translation.h"
 #include "core/markdown.h"
 #include "core/report_format.h"
 #include "core/workspace.h"
@@ -113,7 +114,8 @@ std::vector<std::pair<std::string, std::string>> site_navigation(const Curriculu
 
 fs::path lesson_page_path(const ModuleInfo& module) { return fs::path(module.folder()) / "lesson.html"; }
 
-LessonPage render_lesson_page(const Curriculum& curriculum, const ModuleInfo& module, bool in_site) {
+LessonPage render_lesson_page(const Curriculum& curriculum, const ModuleInfo& module, bool in_site,
+                              const std::string& language) {
   LessonPage page;
   LessonLinks links(curriculum, module, page.problems);
   HtmlPageOptions options;
@@ -121,6 +123,7 @@ LessonPage render_lesson_page(const Curriculum& curriculum, const ModuleInfo& mo
   if (in_site) options.navigation = site_navigation(curriculum, module);
   options.link_target = [&links](const std::string& url) { return links.link(url); };
   options.image_source = [&links](const std::string& url) { return links.image(url); };
+  options.language = language;
   page.html = render_markdown_html(read_file(module.lesson), options);
   return page;
 }
@@ -180,17 +183,21 @@ void write_page(const fs::path& file, const std::string& html, const std::string
   }
 }
 
-LessonSite build_lesson_site(const Curriculum& curriculum, const fs::path& dir) {
+LessonSite build_lesson_site(const Curriculum& curriculum, const fs::path& dir, const std::string& language) {
   const std::string fix = fmt::format("tito lessons build --out {}",
                                       fs::exists(dir) ? unique_path(dir).string() : "DIR   (a folder you can write to)");
-  LessonSite site{dir / "index.html", 0, {}};
+  LessonSite site{dir / "index.html", 0, 0, {}};
   // Every file first, so that a refusal leaves the folder as it was.
   refuse_unless_ours(site.index, fix);
   for (const auto& module : curriculum.modules())
     if (module.available()) refuse_unless_ours(dir / lesson_page_path(module), fix);
   for (const auto& module : curriculum.modules()) {
     if (!module.available()) continue;
-    LessonPage page = render_lesson_page(curriculum, module, true);
+    const LessonChoice choice = choose_lesson(module, language);
+    ModuleInfo shown = module;
+    shown.lesson = choice.file;
+    LessonPage page = render_lesson_page(curriculum, shown, true, choice.language);
+    if (!choice.fell_back && choice.language != "en") ++site.translated;
     write_page(dir / lesson_page_path(module), page.html, fix);
     site.problems.insert(site.problems.end(), page.problems.begin(), page.problems.end());
     ++site.lessons;

@@ -20,7 +20,9 @@ struct LessonPage {
 };
 
 // `in_site`: with navigation to index.html and the lessons before and after it (tito lessons build).
-LessonPage render_lesson_page(const Curriculum& curriculum, const ModuleInfo& module, bool in_site);
+// `module.lesson` may be a translation (lesson.es.md), written in `language`.
+LessonPage render_lesson_page(const Curriculum& curriculum, const ModuleInfo& module, bool in_site,
+                              const std::string& language = "en");
 
 // Where a lesson's page lives inside a lessons folder: "01_tensor/lesson.html".
 std::filesystem::path lesson_page_path(const ModuleInfo& module);
@@ -35,11 +37,14 @@ void write_page(const std::filesystem::path& file, const std::string& html, cons
 struct LessonSite {
   std::filesystem::path index;  // DIR/index.html
   int lessons = 0;
+  int translated = 0;  // of them, in the language asked for (not English)
   std::vector<std::string> problems;
 };
 
 // DIR/index.html and the page of every lesson written so far.
-LessonSite build_lesson_site(const Curriculum& curriculum, const std::filesystem::path& dir);
+// Each lesson in `language` where it is translated (lesson.LANG.md), else in English.
+LessonSite build_lesson_site(const Curriculum& curriculum, const std::filesystem::path& dir,
+                             const std::string& language = "en");
 
 // Where pages go when no --out is given: the workspace's lessons/ folder (--workspace, TITO_WORKSPACE,
 // or the one around current_dir), else current_dir/tinytorch-lessons.

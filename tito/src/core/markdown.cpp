@@ -41,6 +41,15 @@ std::string literal(cmark_node* node) {
   return text ? text : "";
 }
 
+bool is_comment_block(cmark_node* node) {
+  if (cmark_node_get_type(node) != CMARK_NODE_HTML_BLOCK) return false;
+  std::string text = literal(node);
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
+  const std::size_t start = text.find_first_not_of(" \t");
+  return start != std::string::npos && text.compare(start, 4, "<!--") == 0 && text.size() >= start + 7 &&
+         text.compare(text.size() - 3, 3, "-->") == 0 && text.find("-->", start + 4) == text.size() - 3;
+}
+
 std::string plain_text(cmark_node* node) {
   std::string text;
   for (cmark_node* child = cmark_node_first_child(node); child; child = cmark_node_next(child)) {
@@ -229,7 +238,9 @@ Lines render_block(cmark_node* node, const TerminalView& view) {
       for (const auto& line : split_lines(literal(node))) lines.push_back(line.empty() ? "" : "    " + style.cyan(line));
       return lines;
     }
-    case CMARK_NODE_HTML_BLOCK: return view.code_as_placeholder ? Lines{"[html]"} : split_lines(literal(node));
+    case CMARK_NODE_HTML_BLOCK:
+      if (is_comment_block(node)) return {};
+      return view.code_as_placeholder ? Lines{"[html]"} : split_lines(literal(node));
     case CMARK_NODE_THEMATIC_BREAK: return {style.dim(std::string(60, '-'))};
     case CMARK_NODE_BLOCK_QUOTE: {
       Lines lines = render_blocks(node, view, true);
@@ -246,8 +257,9 @@ Lines render_block(cmark_node* node, const TerminalView& view) {
 Lines render_blocks(cmark_node* parent, const TerminalView& view, bool blank_between) {
   Lines lines;
   for (cmark_node* block = cmark_node_first_child(parent); block; block = cmark_node_next(block)) {
-    if (blank_between && !lines.empty()) lines.push_back("");
     Lines rendered = render_block(block, view);
+    if (rendered.empty()) continue;  // a comment: no blank line for it either
+    if (blank_between && !lines.empty()) lines.push_back("");
     lines.insert(lines.end(), rendered.begin(), rendered.end());
   }
   return lines;

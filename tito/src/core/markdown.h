@@ -38,6 +38,7 @@ struct HtmlPageOptions {
   // target that resolves to nothing may return "" and is then shown as text, without a link.
   std::function<std::string(const std::string& url)> link_target;
   std::function<std::string(const std::string& url)> image_source;
+  std::string language = "en";  // the page's <html lang>: a translated lesson's language
 };
 
 // A complete HTML5 page that needs nothing else (its CSS inside, no script, no external resource):
@@ -46,7 +47,8 @@ struct HtmlPageOptions {
 std::string render_markdown_html(const std::string& markdown, const HtmlPageOptions& options);
 
 // The same page frame (CSS, charset, generator mark) around body HTML that the caller has escaped.
-std::string standalone_html_page(const std::string& title, const std::string& body_html);
+std::string standalone_html_page(const std::string& title, const std::string& body_html,
+                                 const std::string& language = "en");
 
 // Marks every page tito writes, so that it overwrites only its own pages.
 inline constexpr const char* kTitoPageGenerator = R"(<meta name="generator" content="tito lessons">)";

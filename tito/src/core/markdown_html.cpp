@@ -93,7 +93,9 @@ class HtmlWriter {
         return;
       }
       case CMARK_NODE_CODE_BLOCK: return code_block(node);
-      case CMARK_NODE_HTML_BLOCK: out_ += "<pre>" + html_escape(literal(node)) + "</pre>\n"; return;
+      case CMARK_NODE_HTML_BLOCK:
+        if (!is_comment_block(node)) out_ += "<pre>" + html_escape(literal(node)) + "</pre>\n";
+        return;
       case CMARK_NODE_THEMATIC_BREAK: out_ += "<hr>\n"; return;
       case CMARK_NODE_BLOCK_QUOTE:
         out_ += "<blockquote>\n";
@@ -227,8 +229,8 @@ std::string first_heading(cmark_node* document) {
 
 }  // namespace
 
-std::string standalone_html_page(const std::string& title, const std::string& body_html) {
-  return std::string("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n") +
+std::string standalone_html_page(const std::string& title, const std::string& body_html, const std::string& language) {
+  return "<!DOCTYPE html>\n<html lang=\"" + html_escape(language) + "\">\n<head>\n<meta charset=\"utf-8\">\n" +
          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n" + kTitoPageGenerator + "\n" +
          "<title>" + html_escape(title) + "</title>\n<style>" + kPageStyle + "</style>\n</head>\n<body>\n" + body_html +
          "</body>\n</html>\n";
@@ -245,7 +247,7 @@ std::string render_markdown_html(const std::string& markdown, const HtmlPageOpti
     body += "</nav>\n";
   }
   body += "<main>\n" + HtmlWriter(options).body(document.get()) + "</main>\n";
-  return standalone_html_page(title, body);
+  return standalone_html_page(title, body, options.language);
 }
 
 }  // namespace tito

@@ -23,6 +23,10 @@ Kind extension_kind(cmark_node* node);
 // A node's literal, "" when it has none.
 std::string literal(cmark_node* node);
 
+// An HTML block that is only a comment ("<!-- translation-of: ... -->"): a note for the lesson's
+// authors, which neither view shows (GitHub hides it too).
+bool is_comment_block(cmark_node* node);
+
 // The text a reader sees in an inline span: text and code as written, line breaks as spaces, images by
 // their alt text, every emphasis, link and code marker gone.
 std::string plain_text(cmark_node* node);

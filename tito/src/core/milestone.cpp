@@ -12,6 +12,7 @@
 
 #include "core/errors.h"
 #include "core/files.h"
+#include "core/i18n.h"
 #include "core/text.h"
 
 namespace tito {
@@ -40,6 +41,35 @@ MilestoneGate gate_from_json(const json& entry, const std::string& where) {
   return gate;
 }
 
+// "languages": {"en": {"gates": [...]}, "es": {...}}, English first and its gates the part's own
+// "gates", so that a tito that knows no languages judges English the same way.
+void read_languages(const json& languages, const std::string& where, MilestonePart& part) {
+  if (!languages.is_object() || languages.empty() || !languages.contains("en"))
+    throw std::runtime_error(where + ".languages must be an object with \"en\" and each other language's gates");
+  for (const auto& [language, entry] : languages.items()) {
+    const std::string here = fmt::format("{}.languages.{}", where, language);
+    if (!entry.is_object() || !entry.contains("gates") || !entry["gates"].is_array() || entry["gates"].empty())
+      throw std::runtime_error(here + ".gates is not a non-empty list");
+    std::vector<MilestoneGate> gates;
+    for (const json& gate : entry["gates"]) gates.push_back(gate_from_json(gate, here));
+    if (gates.front().metric != part.gate.metric)
+      throw std::runtime_error(fmt::format("{}: the first gate must be the part's headline metric '{}'", here,
+                                           part.gate.metric));
+    part.gates_by_language[language] = std::move(gates);
+  }
+  std::vector<MilestoneGate> english{part.gate};
+  english.insert(english.end(), part.further_gates.begin(), part.further_gates.end());
+  const auto& listed = part.gates_by_language["en"];
+  bool same = listed.size() == english.size();
+  for (std::size_t i = 0; same && i < english.size(); ++i)
+    same = listed[i].metric == english[i].metric && listed[i].comparison == english[i].comparison &&
+           listed[i].value == english[i].value;
+  if (!same) throw std::runtime_error(where + ".languages.en.gates must equal the part's \"gates\"");
+  part.languages.push_back("en");
+  for (const auto& [language, gates] : part.gates_by_language)
+    if (language != "en") part.languages.push_back(language);
+}
+
 MilestonePart part_from_json(const json& entry) {
   MilestonePart part;
   part.number = entry.at("number").get<int>();
@@ -65,6 +95,7 @@ MilestonePart part_from_json(const json& entry) {
     part.memory_limit_mb = entry["limits"].value("memory_mb", part.memory_limit_mb);
   }
   part.arguments = entry.value("arguments", std::vector<std::string>{});
+  if (entry.contains("languages")) read_languages(entry["languages"], where, part);
   part.expected_minutes = entry.value("expected_minutes", 0.0);
   if (part.expected_minutes < 0) throw std::runtime_error(where + ".expected_minutes is negative");
   return part;
@@ -72,8 +103,34 @@ MilestonePart part_from_json(const json& entry) {
 
 }  // namespace
 
+bool MilestonePart::speaks(const std::string& language) const {
+  return gates_by_language.count(language) > 0;
+}
+
+MilestonePart MilestonePart::in_language(const std::string& language) const {
+  if (languages.empty() && language == "en") return *this;
+  const auto found = gates_by_language.find(language);
+  if (found == gates_by_language.end()) {
+    throw UserError(
+        // TRANSLATORS: a milestone part asked for with --lang; {} is the language code asked for
+        languages.empty() ? trf("part {} has one language (English) and takes no --lang {}", number, language)
+                          // TRANSLATORS: the language asked for with --lang, then the codes of those the part is written in
+                          : trf("part {} is not written in '{}': it runs in {}", number, language, fmt::join(languages, ", ")),
+        languages.empty() ? std::string(tr("leave out --lang")) : fmt::format("--lang {}", fmt::join(languages, "|")),
+        kExitUsage);
+  }
+  MilestonePart part = *this;
+  part.gate = found->second.front();
+  part.further_gates.assign(found->second.begin() + 1, found->second.end());
+  return part;
+}
+
 std::string MilestoneGate::describe() const {
   return fmt::format("{} {} {}", metric, comparison, value);
+}
+
+std::string MilestoneGate::describe_for_people() const {
+  return fmt::format("{} {} {}", metric, comparison, format_measured_for_people(value));
 }
 
 std::string MilestonePart::describe_gates() const {
@@ -82,7 +139,15 @@ std::string MilestonePart::describe_gates() const {
   return text;
 }
 
+std::string MilestonePart::gates_for_people() const {
+  std::string text = gate.describe_for_people();
+  for (const auto& further : further_gates) text += tr(" and ") + further.describe_for_people();
+  return text;
+}
+
 std::string format_measured(double value) { return fmt::format("{:.6g}", value); }
+
+std::string format_measured_for_people(double value) { return format_significant(value, 6); }
 
 bool gate_passes(const MilestoneGate& gate, double measured) {
   if (!comparisons().count(gate.comparison)) throw std::invalid_argument("unknown comparison " + gate.comparison);
@@ -153,8 +218,9 @@ std::vector<Milestone> load_milestones(const std::filesystem::path& source_dir) 
     try {
       milestones.push_back(milestone_from_json_text(read_file(file), folder.path()));
     } catch (const std::exception& error) {
-      throw UserError(fmt::format("{} is not a valid milestone description: {}", file.string(), error.what()),
-                      fmt::format("fix the file, or restore it: git checkout -- {}", file.string()));
+      // TRANSLATORS: a milestone.json file, then what is wrong with it (in English)
+      throw UserError(trf("{} is not a valid milestone description: {}", file.string(), error.what()),
+                      trf("fix the file, or restore it: git checkout -- {}", file.string()));
     }
   }
   std::sort(milestones.begin(), milestones.end(), [](const Milestone& a, const Milestone& b) { return a.id < b.id; });
@@ -175,8 +241,8 @@ const Milestone& resolve_milestone(const std::vector<Milestone>& milestones, con
   for (const auto& milestone : milestones) {
     valid += (valid.empty() ? "" : ", ") + milestone.id + " " + milestone.slug;
   }
-  throw UserError(fmt::format("there is no milestone '{}'; the milestones are {}", raw, valid), "tito milestone list",
-                  kExitUsage);
+  // TRANSLATORS: what the learner typed, then the milestones' numbers and names ("01 perceptron, 02 xor, ...")
+  throw UserError(trf("there is no milestone '{}'; the milestones are {}", raw, valid), "tito milestone list", kExitUsage);
 }
 
 std::vector<std::string> missing_modules(const Milestone& milestone, const ProgressState& progress) {
@@ -243,8 +309,26 @@ std::optional<ResultLine> parse_result_line(const std::string& raw) {
   return result;
 }
 
-PartVerdict judge_part(const MilestonePart& part, const std::vector<ResultLine>& results, const std::string& run_failure) {
+namespace {
+
+// A measured value as the records write it and as people read it.
+Bilingual measured_both(double value) { return {format_measured(value), format_measured_for_people(value)}; }
+
+Bilingual joined(const std::vector<Bilingual>& items, const std::string& separator) {
+  Bilingual text;
+  for (std::size_t i = 0; i < items.size(); ++i) text = text + (i == 0 ? "" : separator) + items[i];
+  return text;
+}
+
+}  // namespace
+
+PartVerdict judge_part(const MilestonePart& part, const std::vector<ResultLine>& results, const std::string& run_failure,
+                       const std::string& run_failure_shown) {
   PartVerdict verdict;
+  const auto finish = [&verdict](const Bilingual& text) {
+    verdict.message = text.english;
+    verdict.shown_message = text.shown;
+  };
   std::vector<std::string> other_metrics;
   std::optional<std::string> skip_reason;
   std::vector<std::optional<double>> further_values(part.further_gates.size());
@@ -267,45 +351,53 @@ PartVerdict judge_part(const MilestonePart& part, const std::vector<ResultLine>&
     if (!gated) other_metrics.push_back(result.metric);
   }
   if (!run_failure.empty()) {
-    verdict.message = fmt::format("the program did not finish: {}", run_failure);
-    if (verdict.value) verdict.message += fmt::format(" (after reporting {} = {})", part.gate.metric, format_measured(*verdict.value));
+    const Bilingual failure{run_failure, run_failure_shown.empty() ? run_failure : run_failure_shown};
+    // TRANSLATORS: why a milestone part failed; {} is e.g. "it crashed with SIGSEGV (...)"
+    Bilingual text = trb("the program did not finish: {}", failure);
+    // TRANSLATORS: follows "the program did not finish: ...": the value it had reported, e.g. "accuracy = 0.97"
+    if (verdict.value) text = text + trb(" (after reporting {} = {})", part.gate.metric, measured_both(*verdict.value));
+    finish(text);
     return verdict;
   }
   if (!verdict.value && skip_reason) {
     verdict.skipped = !part.required;
-    verdict.message = part.required ? fmt::format("part {} is required but the program skipped it: {}", part.number, *skip_reason)
-                                    : *skip_reason;
+    // TRANSLATORS: the second {} is the program's own reason (in English)
+    finish(part.required ? trb("part {} is required but the program skipped it: {}", part.number, *skip_reason)
+                         : Bilingual::same(*skip_reason));
     return verdict;
   }
   auto no_result = [&](const MilestoneGate& gate) {
-    std::string message = fmt::format("the program printed no result for part {}: expected a line {}{{\"part\":{},\"metric\":\"{}\","
-                                      "\"value\":...}}",
-                                      part.number, kResultPrefix, part.number, gate.metric);
-    if (!other_metrics.empty()) message += fmt::format(" (it reported only {})", fmt::join(other_metrics, ", "));
+    // TRANSLATORS: keep TITO_RESULT and the JSON as they are: the second {} is "TITO_RESULT ", {{ and }} print { and }
+    Bilingual message = trb("the program printed no result for part {}: expected a line {}{{\"part\":{},\"metric\":\"{}\","
+                            "\"value\":...}}",
+                            part.number, kResultPrefix, part.number, gate.metric);
+    // TRANSLATORS: the metrics a milestone program reported, none of them the one a gate needs
+    if (!other_metrics.empty()) message = message + trb(" (it reported only {})", fmt::format("{}", fmt::join(other_metrics, ", ")));
     return message;
   };
   const bool nothing_reported =
       !verdict.value && std::none_of(further_values.begin(), further_values.end(), [](const auto& v) { return v.has_value(); });
   if (nothing_reported) {
-    verdict.message = no_result(part.gate);
+    finish(no_result(part.gate));
     verdict.failed_gates.push_back(part.gate.metric);
     return verdict;
   }
   // Every gate is judged and every miss named: a broken module often misses several, and the set
   // of misses points at the module better than the first one alone.
-  std::vector<std::string> misses, met;
+  std::vector<Bilingual> misses, met;
   auto judge = [&](const MilestoneGate& gate, const std::optional<double>& value) {
     if (!value) {
       misses.push_back(no_result(gate));
       verdict.failed_gates.push_back(gate.metric);
       return;
     }
-    const std::string measured = fmt::format("{} = {}", gate.metric, format_measured(*value));
-    verdict.measured += (verdict.measured.empty() ? "" : ", ") + measured;
+    const Bilingual measured = Bilingual::same(gate.metric + " = ") + measured_both(*value);
+    verdict.measured += (verdict.measured.empty() ? "" : ", ") + measured.english;
     if (gate_passes(gate, *value)) {
       met.push_back(measured);
     } else {
-      misses.push_back(fmt::format("{} does not meet the gate {}", measured, gate.describe()));
+      // TRANSLATORS: a measured value ("accuracy = 0.6"), then the gate it misses ("accuracy >= 0.95")
+      misses.push_back(trb("{} does not meet the gate {}", measured, Bilingual{gate.describe(), gate.describe_for_people()}));
       verdict.failed_gates.push_back(gate.metric);
     }
   };
@@ -313,8 +405,14 @@ PartVerdict judge_part(const MilestonePart& part, const std::vector<ResultLine>&
   for (std::size_t i = 0; i < part.further_gates.size(); ++i) judge(part.further_gates[i], further_values[i]);
   verdict.passed = misses.empty();
   if (verdict.passed) return verdict;
-  verdict.message = fmt::format("{}", fmt::join(misses, "; "));
-  if (!met.empty()) verdict.message += fmt::format(" ({} {})", fmt::join(met, ", "), met.size() == 1 ? "does" : "do");
+  Bilingual message = joined(misses, "; ");
+  if (!met.empty()) {
+    const Bilingual list = joined(met, ", ");
+    // TRANSLATORS: after the gates a part missed: the measured values that do meet theirs, e.g. " (accuracy = 0.97 does)"
+    message = message + Bilingual{fmt::format(" ({} {})", list.english, met.size() == 1 ? "does" : "do"),
+                                  trnf(" ({} does)", " ({} do)", met.size(), list.shown)};
+  }
+  finish(message);
   return verdict;
 }
 
@@ -323,8 +421,9 @@ void check_program_arguments(const Milestone& milestone, const MilestonePart& pa
   const std::string command = fmt::format("tito milestone run {} --part {}", milestone.id, part.number);
   const std::string given = fmt::format("{}", fmt::join(args, " "));
   if (part.arguments.empty()) {
-    throw UserError(fmt::format("milestone {} part {} takes no arguments after --, so '{}' would be ignored",
-                                milestone.id, part.number, given),
+    // TRANSLATORS: the milestone's number, the part's, then the arguments the learner gave after --
+    throw UserError(trf("milestone {} part {} takes no arguments after --, so '{}' would be ignored", milestone.id,
+                        part.number, given),
                     command, kExitUsage);
   }
   std::set<std::string> options_with_value, flags;
@@ -342,21 +441,27 @@ void check_program_arguments(const Milestone& milestone, const MilestonePart& pa
     const std::string& arg = args[i];
     if (arg.rfind("-", 0) != 0) {
       if (++positionals > positionals_accepted)
-        throw UserError(fmt::format("milestone {} part {} does not take '{}': it takes {}", milestone.id,
-                                    part.number, arg, accepted), example, kExitUsage);
+        // TRANSLATORS: the milestone, the part, an argument it does not take, then the ones it takes ("--seed N")
+        throw UserError(trf("milestone {} part {} does not take '{}': it takes {}", milestone.id, part.number, arg,
+                            accepted),
+                        example, kExitUsage);
       continue;
     }
     const std::string name = arg.substr(0, arg.find('='));
     if (flags.count(name)) {
       if (name == arg) continue;
-      throw UserError(fmt::format("milestone {} part {}: {} takes no value", milestone.id, part.number, name), example,
+      // TRANSLATORS: the milestone, the part, then an option of its program (e.g. --verbose)
+      throw UserError(trf("milestone {} part {}: {} takes no value", milestone.id, part.number, name), example,
                       kExitUsage);
     }
     if (!options_with_value.count(name))
-      throw UserError(fmt::format("milestone {} part {} has no option '{}': it takes {}", milestone.id, part.number,
-                                  name, accepted), example, kExitUsage);
+      // TRANSLATORS: the milestone, the part, an option it does not have, then the arguments it takes ("--seed N")
+      throw UserError(trf("milestone {} part {} has no option '{}': it takes {}", milestone.id, part.number, name,
+                          accepted),
+                      example, kExitUsage);
     if (name == arg && (i + 1 >= args.size() || args[i + 1].rfind("--", 0) == 0))
-      throw UserError(fmt::format("milestone {} part {}: {} needs a value", milestone.id, part.number, name), example,
+      // TRANSLATORS: the milestone, the part, then an option of its program (e.g. --seed)
+      throw UserError(trf("milestone {} part {}: {} needs a value", milestone.id, part.number, name), example,
                       kExitUsage);
     if (name == arg) ++i;
   }

@@ -5,6 +5,7 @@
 // tito decides pass or fail itself; a program never reports "passed".
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -21,11 +22,15 @@ struct MilestoneGate {
   double value = 0;
 
   std::string describe() const;  // "accuracy >= 0.95"
+  std::string describe_for_people() const;  // the same with the message language's numbers: "accuracy >= 0,95"
 };
 
 // A measured value as people read it: 6 significant digits, so a float accuracy of
 // 0.9549999833106995 prints as 0.955 (the gate still compares the exact value).
 std::string format_measured(double value);
+// The same for people, in the message language's convention: 0,953125 and 3,70407e-06 in Spanish
+// (format_measured is what records keep).
+std::string format_measured_for_people(double value);
 
 // Throws std::invalid_argument for an unknown comparison. NaN and infinities never pass.
 // "==" and "!=" allow a relative slack of 1e-9, so 3.0/4 printed and read back equals 0.75.
@@ -43,6 +48,7 @@ struct MilestonePart {
   MilestoneGate gate;
   std::vector<MilestoneGate> further_gates;
   std::string describe_gates() const;          // "accuracy >= 0.9 and min_conv_weight_change >= 0.25"
+  std::string gates_for_people() const;        // the same in the message language: "accuracy >= 0,9 y ..."
   double time_limit_s = 600;                   // generous: training on a 2-core laptop
   // "expected_minutes" in milestone.json: how long the part takes on a 2-core laptop with the code a
   // learner runs it on (measured: scripts/time-milestone-on-plain-loops), said before an optional part
@@ -52,6 +58,17 @@ struct MilestonePart {
   // "arguments" in milestone.json: what the part's program accepts after `--`, as its usage writes it
   // ("--steps N" an option with a value, "DIR" a positional argument). None: it takes no arguments.
   std::vector<std::string> arguments;
+  // "languages" in milestone.json: the languages the part's dataset is written in, English first, each
+  // with the gates that language is judged by (set from measured reference runs: a Chinese character
+  // carries more than an English one, so the margins differ). tito passes "--lang LANG" to the program.
+  // Empty: the part has one language and takes no --lang.
+  std::vector<std::string> languages;
+  std::map<std::string, std::vector<MilestoneGate>> gates_by_language;  // every language's gates, English's too
+
+  bool speaks(const std::string& language) const;
+  // This part as it runs in `language`: gate and further_gates are that language's. Throws UserError
+  // (with the languages it has) for one it does not speak.
+  MilestonePart in_language(const std::string& language) const;
 };
 
 struct Milestone {
@@ -134,14 +151,17 @@ struct PartVerdict {
   std::optional<double> value;  // the measured value the (headline) gate was applied to
   std::string measured;         // every gate's measured value, "accuracy = 0.93, min_conv_weight_change = 0.71"
   std::string message;          // why it failed or was skipped: every missed gate, "; "-separated; empty when it passed
+  std::string shown_message;    // `message` in the message language, for people (message is what milestones.json keeps)
   std::vector<std::string> failed_gates;  // the metrics of the gates it missed (unmet or not reported), in gate order
 };
 
-// `run_failure` is "" when the program exited cleanly, else why not ("it crashed with SIGSEGV ...").
+// `run_failure` is "" when the program exited cleanly, else why not ("it crashed with SIGSEGV ..."), and
+// `run_failure_shown` the same in the message language ("" = run_failure).
 // The last result line for this part and each gate's metric counts; every gate must hold, and every one that does
 // not is named; a crash, a time-out or a
 // non-zero exit fails the part even after a good result line. A part that reports no value but a
 // skip is skipped when it is optional ("required": false) and fails when it is required.
-PartVerdict judge_part(const MilestonePart& part, const std::vector<ResultLine>& results, const std::string& run_failure);
+PartVerdict judge_part(const MilestonePart& part, const std::vector<ResultLine>& results, const std::string& run_failure,
+                       const std::string& run_failure_shown = "");
 
 }  // namespace tito

@@ -8,6 +8,7 @@
 
 #include "core/clock.h"
 #include "core/files.h"
+#include "core/i18n.h"
 
 namespace tito {
 namespace {
@@ -95,11 +96,15 @@ bool is_achieved(const Milestone& milestone, const MilestoneRecord* record) {
 
 std::string code_summary(const std::vector<std::string>& learner_modules, const std::vector<std::string>& reference_modules) {
   auto modules = [](const std::vector<std::string>& numbers) {
-    return fmt::format("module{} {}", numbers.size() == 1 ? "" : "s", fmt::join(numbers, ", "));
+    // TRANSLATORS: {} lists module numbers, e.g. "01, 02, 03"
+    return trnf("module {}", "modules {}", numbers.size(), fmt::join(numbers, ", "));
   };
-  if (reference_modules.empty()) return "on code you wrote yourself (" + modules(learner_modules) + ")";
-  if (learner_modules.empty()) return "on the reference solution only (" + modules(reference_modules) + "), none of your code";
-  return "on your code for " + modules(learner_modules) + " and the reference solution for " + modules(reference_modules);
+  // TRANSLATORS: whose code a milestone ran on; {} is e.g. "modules 01, 02, 03"
+  if (reference_modules.empty()) return trf("on code you wrote yourself ({})", modules(learner_modules));
+  // TRANSLATORS: whose code a milestone ran on; {} is e.g. "modules 01, 02, 03"
+  if (learner_modules.empty()) return trf("on the reference solution only ({}), none of your code", modules(reference_modules));
+  // TRANSLATORS: whose code a milestone ran on; each {} is e.g. "modules 01, 02"
+  return trf("on your code for {} and the reference solution for {}", modules(learner_modules), modules(reference_modules));
 }
 
 MilestoneStore::MilestoneStore(const std::filesystem::path& tito_dir) : path_(tito_dir / "milestones.json") {}

@@ -67,7 +67,7 @@ class MilestoneStore {
 bool is_achieved(const Milestone& milestone, const MilestoneRecord* record);
 
 // "on your code for modules 01, 02 and the reference solution for modules 03, 04", or "on code you
-// wrote yourself (modules 01, 02)" when no module ran the reference.
+// wrote yourself (modules 01, 02)" when no module ran the reference; in the learner's language (it is only printed).
 std::string code_summary(const std::vector<std::string>& learner_modules, const std::vector<std::string>& reference_modules);
 
 nlohmann::json milestone_records_to_json(const MilestoneRecords& records);

@@ -10,6 +10,7 @@
 
 #include "core/clock.h"
 #include "core/files.h"
+#include "core/i18n.h"
 #include "core/sha256.h"
 
 namespace tito {
@@ -207,9 +208,10 @@ ProgressLoad ProgressStore::load() {
   Replay replay = replay_journal();
   next_seq_ = std::max<long>(next_seq_, replay.applied + replay.skipped + 1);
 
-  std::string problem;
-  if (!std::filesystem::exists(progress_path_)) {
-    problem = "was missing";
+  std::string problem;  // what was wrong with progress.json, as the learner reads it
+  const bool missing = !std::filesystem::exists(progress_path_);
+  if (missing) {
+    problem = tr("progress.json was missing");
   } else {
     try {
       state_ = progress_from_json(json::parse(read_file(progress_path_)));
@@ -220,10 +222,10 @@ ProgressLoad ProgressStore::load() {
       }
       return {};
     } catch (const json::exception& error) {
-      problem = "is not valid JSON";
+      problem = tr("progress.json is not valid JSON");
       spdlog::warn("progress.json: {}", error.what());
     } catch (const std::runtime_error& error) {
-      problem = fmt::format("is damaged: {}", error.what());
+      problem = trf("progress.json is damaged: {}", error.what());
     }
   }
 
@@ -232,14 +234,20 @@ ProgressLoad ProgressStore::load() {
   if (std::filesystem::exists(progress_path_)) {
     auto aside = unique_path(progress_path_.string() + ".corrupt-" + filename_stamp_now());
     std::filesystem::rename(progress_path_, aside);
-    kept = fmt::format("; the old file is kept as {}", aside.filename().string());
+    kept = trf("; the old file is kept as {}", aside.filename().string());
   }
   state_ = replay.state;
   save();
-  if (problem == "was missing" && replay.applied == 0 && replay.skipped == 0) return outcome;  // a fresh start
-  outcome.notice = fmt::format("progress.json {}{}; rebuilt your progress from history.jsonl ({} events{})", problem,
-                               kept, replay.applied,
-                               replay.skipped ? fmt::format(", {} unreadable lines skipped", replay.skipped) : "");
+  if (missing && replay.applied == 0 && replay.skipped == 0) return outcome;  // a fresh start
+  const std::string skipped =
+      replay.skipped ? trnf(", {} unreadable line skipped", ", {} unreadable lines skipped", static_cast<unsigned long>(replay.skipped),
+                            replay.skipped)
+                     : "";
+  // TRANSLATORS: the fields, in order: what was wrong with progress.json; where the old file is kept (may be
+  // empty); how many events of the journal were replayed; how many lines were skipped (may be empty).
+  outcome.notice = trnf("{}{}; rebuilt your progress from history.jsonl ({} event{})",
+                        "{}{}; rebuilt your progress from history.jsonl ({} events{})", static_cast<unsigned long>(replay.applied),
+                        problem, kept, replay.applied, skipped);
   spdlog::warn("{}", outcome.notice);
   return outcome;
 }

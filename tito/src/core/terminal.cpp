@@ -8,6 +8,9 @@
 
 #include <fmt/format.h>
 
+#include "core/i18n.h"
+#include "core/text.h"
+
 namespace tito {
 namespace {
 
@@ -36,21 +39,27 @@ std::string Terminal::paint(const char* code, const std::string& text) const {
 
 void Terminal::error(const std::string& problem, const std::string& fix) const {
   // stderr may be a terminal while stdout is not; colour follows stdout's decision for simplicity.
-  std::cerr << red("error:") << " " << problem << "\n";
-  if (!fix.empty()) std::cerr << cyan("fix:") << " " << fix << "\n";
+  // TRANSLATORS: the label before what went wrong; "fix:" labels the command that mends it.
+  std::cerr << red(tr("error:")) << " " << problem << "\n";
+  if (!fix.empty()) std::cerr << cyan(tr("fix:")) << " " << fix << "\n";
 }
 
-void Terminal::warning(const std::string& text) const { std::cerr << yellow("warning:") << " " << text << "\n"; }
+void Terminal::warning(const std::string& text) const { std::cerr << yellow(tr("warning:")) << " " << text << "\n"; }
 
 void Terminal::next_step(const std::string& command_line) const {
-  std::cout << "next: " << command(command_line) << "\n";
+  // TRANSLATORS: the label before the command to run next, e.g. "next: tito module test 01".
+  std::cout << tr("next:") << " " << command(command_line) << "\n";
 }
 
 bool Terminal::confirm(const std::string& question) const {
-  std::cout << question << " [y/N] " << std::flush;
+  // TRANSLATORS: the answers offered after a yes/no question; the first letter is the one to type for yes.
+  std::cout << question << " " << tr("[y/N]") << " " << std::flush;
   std::string answer;
   if (!std::getline(std::cin, answer)) return false;
-  return answer == "y" || answer == "Y" || answer == "yes" || answer == "YES";
+  answer = lowercase(trimmed(answer));
+  // English answers always count, and the learner's language's own ("s", "sí").
+  // TRANSLATORS: the short and the long word for "yes" that a learner types to answer a question.
+  return answer == "y" || answer == "yes" || answer == tr("y") || answer == tr("yes");
 }
 
 void Terminal::page(const std::string& text) const {

@@ -8,31 +8,35 @@
 #include "core/clock.h"
 #include "core/errors.h"
 #include "core/files.h"
+#include "core/i18n.h"
 #include "core/progress_store.h"
 
 namespace tito {
 namespace fs = std::filesystem;
 namespace {
 
-const char* kWorkspaceReadme = R"(# My TinyTorch C++ workspace
-
-This folder holds *your* code for TinyTorch C++, the course in which you build a deep-learning
-framework in C++, one module at a time.
-
-- `modules/NN_name/` - the files you edit. `tito module start NN` creates them.
-- `.tito/` - tito's bookkeeping (progress, build scratch space, backups, logs). Leave it alone;
-  tito repairs it if it gets damaged.
-
-Useful commands (run them anywhere inside this folder):
-
-    tito module list          see every module and which ones you can start
-    tito module start 01      get the starter files for module 01
-    tito module view 01       read the lesson
-    tito module test 01       build and check your code
-    tito module hint 01       help for a failing test, one level at a time
-    tito module complete 01   record the module as done once every test passes
-    tito module status        see your progress
-)";
+// The README.md `tito init` writes, in the learner's language (commands and paths stay as they are).
+std::string workspace_readme() {
+  return tr(
+      "# My TinyTorch C++ workspace\n"
+      "\n"
+      "This folder holds *your* code for TinyTorch C++, the course in which you build a deep-learning\n"
+      "framework in C++, one module at a time.\n"
+      "\n"
+      "- `modules/NN_name/` - the files you edit. `tito module start NN` creates them.\n"
+      "- `.tito/` - tito's bookkeeping (progress, build scratch space, backups, logs). Leave it alone;\n"
+      "  tito repairs it if it gets damaged.\n"
+      "\n"
+      "Useful commands (run them anywhere inside this folder):\n"
+      "\n"
+      "    tito module list          see every module and which ones you can start\n"
+      "    tito module start 01      get the starter files for module 01\n"
+      "    tito module view 01       read the lesson\n"
+      "    tito module test 01       build and check your code\n"
+      "    tito module hint 01       help for a failing test, one level at a time\n"
+      "    tito module complete 01   record the module as done once every test passes\n"
+      "    tito module status        see your progress\n");
+}
 
 }  // namespace
 
@@ -60,24 +64,24 @@ Workspace Workspace::locate(const std::string& explicit_dir, const fs::path& sta
   if (!chosen.empty()) {
     fs::path dir = fs::absolute(chosen).lexically_normal();
     if (!is_workspace(dir)) {
-      throw UserError(fmt::format("{} ({}) is not a TinyTorch workspace", dir.string(), source),
+      throw UserError(trf("{} ({}) is not a TinyTorch workspace", dir.string(), source),
                       fmt::format("tito init {}", dir.string()));
     }
     return Workspace(dir);
   }
   if (auto found = discover(start)) return Workspace(*found);
-  throw UserError(fmt::format("no TinyTorch workspace in {} or any folder above it", fs::absolute(start).string()),
-                  "tito init workspace && cd workspace   (or pass --workspace DIR)");
+  throw UserError(trf("no TinyTorch workspace in {} or any folder above it", fs::absolute(start).string()),
+                  tr("tito init workspace && cd workspace   (or pass --workspace DIR)"));
 }
 
 Workspace::InitOutcome Workspace::init(const fs::path& requested) {
   fs::path dir = fs::absolute(requested).lexically_normal();
   if (is_workspace(dir)) return InitOutcome::AlreadyThere;
   if (fs::exists(dir) && !fs::is_directory(dir)) {
-    throw UserError(fmt::format("{} exists and is a file, not a folder", dir.string()), "tito init <another folder>");
+    throw UserError(trf("{} exists and is a file, not a folder", dir.string()), tr("tito init <another folder>"));
   }
   if (fs::is_directory(dir) && !fs::is_empty(dir)) {
-    throw UserError(fmt::format("{} already exists and is not empty; tito will not mix its files with yours", dir.string()),
+    throw UserError(trf("{} already exists and is not empty; tito will not mix its files with yours", dir.string()),
                     fmt::format("tito init {}", (dir.parent_path() / "tinytorch-workspace").string()));
   }
   Workspace workspace(dir);
@@ -85,7 +89,7 @@ Workspace::InitOutcome Workspace::init(const fs::path& requested) {
   fs::create_directories(workspace.modules_dir());
   fs::create_directories(workspace.backups_dir());
   ProgressStore::initialise(workspace.tito_dir());
-  write_file_atomically(dir / "README.md", kWorkspaceReadme);
+  write_file_atomically(dir / "README.md", workspace_readme());
   nlohmann::json marker = {{"version", 1}, {"created_at", iso8601_now()}, {"tito_version", TITO_VERSION}};
   // Written last: a half-initialised folder is not mistaken for a workspace.
   write_file_atomically(workspace.tito_dir() / "workspace.json", marker.dump(2) + "\n");

@@ -111,6 +111,21 @@ class OutputFollower {
   std::size_t offset_ = 0, skipped_ = 0;
 };
 
+// A status line of the build.ninja files tito writes (build/ninja_file.cpp: "compiling $label", "linking
+// $out") in the message language; any other as it is.
+std::string ninja_status_for_people(const std::string& status) {
+  for (const char* verb : {"compiling ", "linking "}) {
+    const std::string prefix = verb;
+    if (status.rfind(prefix, 0) != 0) continue;
+    const std::string what = status.substr(prefix.size());
+    // TRANSLATORS: progress of a build: a source file being compiled, e.g. "01/matmul.cpp"
+    if (prefix == "compiling ") return trf("compiling {}", what);
+    // TRANSLATORS: progress of a build: the program being linked, e.g. "module_tests"
+    return trf("linking {}", what);
+  }
+  return status;
+}
+
 struct NinjaRun {
   bool ok = false;
   std::string log;  // compiler messages; ninja's own status lines go to progress instead
@@ -141,7 +156,7 @@ NinjaRun run_ninja(const Toolchain& toolchain, const fs::path& build_dir, const 
     bool status = !line.empty() && line[0] == '[' && close != std::string::npos &&
                   line.find_first_not_of("0123456789/", 1) == close;
     if (status) {
-      if (progress) progress(line.substr(close + 2));
+      if (progress) progress(ninja_status_for_people(line.substr(close + 2)));
     } else if (skip_command_line) {
       skip_command_line = false;  // the full compiler command after "FAILED: x.o" is noise to a learner
     } else if (line.rfind("ninja: ", 0) != 0) {
@@ -306,15 +321,20 @@ std::vector<CaseResult> cases_declared_in(const std::vector<fs::path>& test_sour
   return cases;
 }
 
-std::string ProgramOutcome::failure() const {
-  if (!build_ok) return "it did not compile";
-  if (!started) return "it could not be started" + (error.empty() ? std::string() : ": " + error);
-  if (stopped) return "it was interrupted";
-  if (timed_out) return "it ran past its time limit and was stopped after " + std::to_string(int(run_seconds)) + " s";
-  if (signal != 0) return "it crashed with " + describe_signal(signal);
-  if (exit_code == 127) return "it could not be executed (exit code 127)";
-  if (exit_code != 0) return "it exited with code " + std::to_string(exit_code);
-  return "";
+std::string ProgramOutcome::failure() const { return failure_both().english; }
+
+std::string ProgramOutcome::failure_shown() const { return failure_both().shown; }
+
+Bilingual ProgramOutcome::failure_both() const {
+  // TRANSLATORS: why a milestone program failed; "it" is the program
+  if (!build_ok) return trb("it did not compile");
+  if (!started) return error.empty() ? trb("it could not be started") : trb("it could not be started: {}", error);
+  if (stopped) return trb("it was interrupted");
+  if (timed_out) return trb("it ran past its time limit and was stopped after {} s", int(run_seconds));
+  if (signal != 0) return trb("it crashed with {}", describe_signal_both(signal));
+  if (exit_code == 127) return trb("it could not be executed (exit code 127)");
+  if (exit_code != 0) return trb("it exited with code {}", exit_code);
+  return {};
 }
 
 ProgramOutcome run_program(const Toolchain& toolchain, const ProgramRequest& request, const ProgressSink& progress,
@@ -694,18 +714,19 @@ void diagnose_crashes(const Toolchain& toolchain, const ModuleTestRequest& reque
   if (crashed.empty() || toolchain.sanitized) return;  // a sanitized build has said what it saw already
   if (!sanitizer_works(toolchain, Sanitizer::Address, fs::absolute(request.build_dir) / "sanitize" / "probe")) {
     for (auto* c : crashed)
-      c->diagnosis += std::string(c->diagnosis.empty() ? "" : " ") +
-                      "(this compiler has no AddressSanitizer, so tito cannot name the kind of error)";
+      c->set_diagnosis(c->diagnosis_both() + (c->diagnosis.empty() ? "" : " ") +
+                       trb("(this compiler has no AddressSanitizer, so tito cannot name the kind of error)"));
     return;
   }
   if (progress)
-    progress(crashed.size() == 1 ? "a test case crashed: running it again with AddressSanitizer to see why"
-                                 : "test cases crashed: running them again with AddressSanitizer to see why");
+    // TRANSLATORS: progress of `tito module test` after a crash
+    progress(trn("a test case crashed: running it again with AddressSanitizer to see why",
+                 "test cases crashed: running them again with AddressSanitizer to see why", crashed.size()));
   SanitizedBuild build = build_sanitized(Sanitizer::Address, toolchain, request, plan, session, progress);
   if (!build.ok) return;  // the plain build compiled; keep what its backtrace said
 
   // Cases that crashed at the same place of the learner's code crashed the same way: one run tells.
-  std::map<std::string, std::string> diagnosis_by_place;
+  std::map<std::string, Bilingual> diagnosis_by_place;
   const auto place_of = [](const CaseResult& c) {
     const auto at = c.diagnosis.find(" at ");
     return at == std::string::npos ? std::string() : c.diagnosis.substr(at + 4);
@@ -715,7 +736,7 @@ void diagnose_crashes(const Toolchain& toolchain, const ModuleTestRequest& reque
     const std::string place = place_of(*c);
     auto known = diagnosis_by_place.find(place);
     if (!place.empty() && known != diagnosis_by_place.end()) {
-      c->diagnosis = known->second;
+      c->set_diagnosis(known->second);
       continue;
     }
     if (runs == kMaxCasesToDiagnose) continue;
@@ -723,8 +744,10 @@ void diagnose_crashes(const Toolchain& toolchain, const ModuleTestRequest& reque
     const bool sanitizer_spoke = rerun.detail.find("Sanitizer") != std::string::npos ||
                                  rerun.detail.find("runtime error:") != std::string::npos;
     if (!sanitizer_spoke || rerun.diagnosis.empty()) continue;  // keep what the backtrace said
-    c->diagnosis = rerun.diagnosis + "\nthe sanitizer's full report: " + (build.session.work_dir / "output_1.txt").string();
-    if (!place.empty()) diagnosis_by_place[place] = c->diagnosis;
+    // TRANSLATORS: on its own line after a crash's diagnosis; {} is a file
+    c->set_diagnosis(rerun.diagnosis_both() + "\n" +
+                     trb("the sanitizer's full report: {}", (build.session.work_dir / "output_1.txt").string()));
+    if (!place.empty()) diagnosis_by_place[place] = c->diagnosis_both();
   }
 }
 
@@ -755,13 +778,13 @@ void find_data_races(const Toolchain& toolchain, const ModuleTestRequest& reques
   }
   if (threaded.empty() || toolchain.sanitized) return;
   if (!sanitizer_works(toolchain, Sanitizer::Thread, fs::absolute(request.build_dir) / "thread-sanitize" / "probe")) {
-    if (progress) progress("this compiler has no working ThreadSanitizer: the threaded cases were not checked for data races");
+    if (progress) progress(tr("this compiler has no working ThreadSanitizer: the threaded cases were not checked for data races"));
     return;
   }
-  if (progress) progress("checking the threaded cases for data races (ThreadSanitizer)");
+  if (progress) progress(tr("checking the threaded cases for data races (ThreadSanitizer)"));
   SanitizedBuild build = build_sanitized(Sanitizer::Thread, toolchain, request, plan, session, progress);
   if (!build.ok) {
-    if (progress) progress("the ThreadSanitizer build failed: the threaded cases were not checked for data races");
+    if (progress) progress(tr("the ThreadSanitizer build failed: the threaded cases were not checked for data races"));
     return;
   }
   const fs::path race_free_stamp = build.dir / "race-free.sha256";
@@ -771,7 +794,7 @@ void find_data_races(const Toolchain& toolchain, const ModuleTestRequest& reques
     std::ifstream stamp(race_free_stamp);
     std::string checked;
     if (std::getline(stamp, checked) && checked == fingerprint) {
-      if (progress) progress("no data race: the threaded cases and your code are unchanged since their last check");
+      if (progress) progress(tr("no data race: the threaded cases and your code are unchanged since their last check"));
       return;
     }
   }
@@ -786,14 +809,17 @@ void find_data_races(const Toolchain& toolchain, const ModuleTestRequest& reques
       // Anything else (a crash of the instrumented program, a time limit: TSan runs 5-15x slower) leaves
       // the case unchecked, which the learner should know; the plain run's pass stands.
       if (!rerun.passed() && progress)
-        progress("\"" + c->name + "\" could not be checked for data races: under ThreadSanitizer it " +
-                 (rerun.detail.empty() ? to_string(rerun.status) : rerun.detail));
+        // TRANSLATORS: a test case's name, then what happened to it under ThreadSanitizer (e.g. "time limit of 10 s")
+        progress(trf("\"{}\" could not be checked for data races: under ThreadSanitizer it ended with {}", c->name,
+                     rerun.detail.empty() ? std::string(to_string(rerun.status)) : rerun.shown_detail()));
       continue;
     }
     c->status = CaseStatus::Crashed;
-    c->detail = "a data race: two threads touch the same memory without synchronisation, and at least one writes "
-                "(ThreadSanitizer). Its result was right this time; with other timing it will not be.";
-    c->diagnosis = rerun.diagnosis + "\nThreadSanitizer's full report: " + (build.session.work_dir / "output_1.txt").string();
+    c->set_detail(trb("a data race: two threads touch the same memory without synchronisation, and at least one writes "
+                      "(ThreadSanitizer). Its result was right this time; with other timing it will not be."));
+    // TRANSLATORS: on its own line after a data race's diagnosis; {} is a file
+    c->set_diagnosis(rerun.diagnosis_both() + "\n" +
+                     trb("ThreadSanitizer's full report: {}", (build.session.work_dir / "output_1.txt").string()));
     c->output.clear();
   }
   if (!remember) return;
@@ -875,8 +901,8 @@ TestReport run_module_tests(const Toolchain& toolchain, const ModuleTestRequest&
     for (auto& c : cases_declared_in(request.test_sources))
       if (declared_case_matches(c.name, c.tags, request.filter)) report.cases.push_back(c);
     for (auto& c : report.cases)
-      c.detail = report.given_code_failed ? "TinyTorch's own code did not compile with this compiler"
-                                          : "the code did not compile";
+      c.set_detail(report.given_code_failed ? trb("TinyTorch's own code did not compile with this compiler")
+                                            : trb("the code did not compile"));
   }
   report.run_seconds = seconds_since(run_start);
 

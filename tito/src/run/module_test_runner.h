@@ -153,6 +153,8 @@ struct ProgramOutcome {
 
   bool exited_cleanly() const { return started && !timed_out && !stopped && signal == 0 && exit_code == 0; }
   std::string failure() const;  // "", or why the run failed: "crashed with SIGSEGV (...)", "timed out after 600 s"
+  std::string failure_shown() const;  // the same in the message language, for people (failure() is recorded)
+  Bilingual failure_both() const;
 };
 
 using OutputSink = std::function<void(const std::string& line)>;  // one line of the program's output

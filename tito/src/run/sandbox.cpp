@@ -557,21 +557,25 @@ bool confinement_works(const std::filesystem::path& scratch_dir) {
   return confined;
 }
 
-std::string describe_signal(int signal_number) {
+std::string describe_signal(int signal_number) { return describe_signal_both(signal_number).english; }
+
+Bilingual describe_signal_both(int signal_number) {
+  // TRANSLATORS: a signal that ended a program: its name (kept as it is), then what it means
   switch (signal_number) {
-    case SIGSEGV: return "SIGSEGV (segmentation fault: an invalid memory access)";
-    case SIGABRT: return "SIGABRT (aborted, e.g. a failed assert or std::terminate)";
-    case SIGFPE: return "SIGFPE (arithmetic error, e.g. integer division by zero)";
-    case SIGBUS: return "SIGBUS (bus error: a misaligned or unmapped memory access)";
-    case SIGILL: return "SIGILL (illegal instruction)";
-    case SIGKILL: return "SIGKILL (killed)";
-    case SIGXCPU: return "SIGXCPU (CPU time limit exceeded)";
-    case SIGXFSZ: return "SIGXFSZ (file size limit exceeded: it wrote too much output or too large a file)";
-    case SIGTERM: return "SIGTERM (terminated)";
-    case SIGPIPE: return "SIGPIPE (broken pipe)";
+    case SIGSEGV: return trb("SIGSEGV (segmentation fault: an invalid memory access)");
+    case SIGABRT: return trb("SIGABRT (aborted, e.g. a failed assert or std::terminate)");
+    case SIGFPE: return trb("SIGFPE (arithmetic error, e.g. integer division by zero)");
+    case SIGBUS: return trb("SIGBUS (bus error: a misaligned or unmapped memory access)");
+    case SIGILL: return trb("SIGILL (illegal instruction)");
+    case SIGKILL: return trb("SIGKILL (killed)");
+    case SIGXCPU: return trb("SIGXCPU (CPU time limit exceeded)");
+    case SIGXFSZ: return trb("SIGXFSZ (file size limit exceeded: it wrote too much output or too large a file)");
+    case SIGTERM: return trb("SIGTERM (terminated)");
+    case SIGPIPE: return trb("SIGPIPE (broken pipe)");
     default: {
-      const char* name = strsignal(signal_number);
-      return "signal " + std::to_string(signal_number) + " (" + (name ? name : "unknown") + ")";
+      const char* name = strsignal(signal_number);  // the C library's own words
+      // TRANSLATORS: a signal without a name of tito's: its number, then the C library's description
+      return trb("signal {} ({})", signal_number, name ? name : "unknown");
     }
   }
 }

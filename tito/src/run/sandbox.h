@@ -23,6 +23,8 @@
 #include <string>
 #include <vector>
 
+#include "core/i18n.h"
+
 namespace tito {
 
 struct SandboxSpec {
@@ -74,5 +76,7 @@ bool confinement_works(const std::filesystem::path& scratch_dir);
 
 // "SIGSEGV (segmentation fault)", "SIGABRT (aborted)", ...
 std::string describe_signal(int signal_number);
+// The same in English and in the message language (for a report a person reads).
+Bilingual describe_signal_both(int signal_number);
 
 }  // namespace tito

@@ -79,10 +79,17 @@ std::optional<CodeLocation> parse_sanitizer_frame(const std::string& line) {
 
 }  // namespace
 
-std::string CodeLocation::short_text() const {
-  std::string text = file.filename().string() + ":" + std::to_string(line);
-  if (!function.empty()) text += " in " + function;
-  return text;
+std::string CodeLocation::short_text() const { return short_text_both().english; }
+
+Bilingual CodeLocation::short_text_both() const {
+  const std::string place = file.filename().string() + ":" + std::to_string(line);
+  if (function.empty()) return Bilingual::same(place);
+  static const std::string lambda = "a lambda in ";
+  // TRANSLATORS: a lambda's body, named after the function that holds it (a C++ name, e.g. tinytorch::native::mm)
+  const Bilingual name = starts_with(function, lambda) ? trb("a lambda in {}", function.substr(lambda.size()))
+                                                        : Bilingual::same(function);
+  // TRANSLATORS: where a program was: a file:line, then the function, e.g. "matmul.cpp:23 in tinytorch::native::mm"
+  return trb("{} in {}", place, name);
 }
 
 std::vector<unsigned long long> backtrace_addresses(const std::string& output) {
@@ -153,12 +160,12 @@ namespace {
 // ThreadSanitizer's account of a race: two stacks, the access that found the race and the earlier one
 // it conflicts with, e.g. "data race, write of 4 bytes by thread T1 at gemm.cpp:240 in blocked_gemm;
 // the other, a write by the main thread at gemm.cpp:240 in blocked_gemm".
-std::string thread_sanitizer_diagnosis(std::istringstream& lines, const std::string& kind,
-                                       const std::vector<fs::path>& learner_dirs) {
+Bilingual thread_sanitizer_diagnosis(std::istringstream& lines, const std::string& kind,
+                                     const std::vector<fs::path>& learner_dirs) {
   static const std::regex access(R"(^\s*(Previous )?(atomic )?(read|write) of size (\d+) at 0x[0-9a-fA-F]+ by (.+?)( \(.*\))?:$)",
                                  std::regex::icase);
   struct Access {
-    std::string what;
+    Bilingual what;
     std::vector<CodeLocation> frames;
   };
   std::vector<Access> accesses;
@@ -175,22 +182,31 @@ std::string thread_sanitizer_diagnosis(std::istringstream& lines, const std::str
     if (std::regex_match(line, match, access)) {
       in_access_stack = true;
       if (accesses.size() == 2) break;
-      std::string verb = match[3].str();
-      verb[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(verb[0])));
-      accesses.push_back({(match[2].matched ? "atomic " : "") + verb + " of " + match[4].str() + " bytes by " + match[5].str(), {}});
+      const bool read = std::tolower(static_cast<unsigned char>(match[3].str()[0])) == 'r';
+      const std::string bytes = match[4].str(), by = match[5].str();  // by: ThreadSanitizer's "thread T1", "main thread"
+      // TRANSLATORS: a memory access ThreadSanitizer saw: how many bytes, then which thread (its own words, "thread T1")
+      const Bilingual what = match[2].matched ? (read ? trb("atomic read of {} bytes by {}", bytes, by)
+                                                      : trb("atomic write of {} bytes by {}", bytes, by))
+                                              : (read ? trb("read of {} bytes by {}", bytes, by)
+                                                      : trb("write of {} bytes by {}", bytes, by));
+      accesses.push_back({what, {}});
     } else if (auto frame = parse_sanitizer_frame(line)) {
       if (in_access_stack) accesses.back().frames.push_back(*frame);
     } else if (starts_with(line, "SUMMARY:")) {
       break;
     }
   }
-  std::string text = kind;
+  Bilingual text = Bilingual::same(kind);  // ThreadSanitizer's own words: "data race"
   for (std::size_t i = 0; i < accesses.size(); ++i) {
-    text += i == 0 ? ", " : "; the other access: ";
-    text += accesses[i].what;
+    // TRANSLATORS: between the two accesses of a data race ThreadSanitizer found
+    text = text + (i == 0 ? Bilingual::same(", ") : trb("; the other access: "));
     const auto where = first_learner_frame(accesses[i].frames, learner_dirs);
-    if (where) text += " at " + where->short_text();
-    else if (!accesses[i].frames.empty()) text += " at " + accesses[i].frames.front().short_text() + " (not in your files)";
+    // TRANSLATORS: a memory access, then where it happened (a file:line in a function)
+    if (where) text = text + trb("{} at {}", accesses[i].what, where->short_text_both());
+    else if (!accesses[i].frames.empty())
+      // TRANSLATORS: a memory access, then where it happened, in a file that is not the learner's
+      text = text + trb("{} at {} (not in your files)", accesses[i].what, accesses[i].frames.front().short_text_both());
+    else text = text + accesses[i].what;
   }
   return text;
 }
@@ -198,6 +214,10 @@ std::string thread_sanitizer_diagnosis(std::istringstream& lines, const std::str
 }  // namespace
 
 std::string sanitizer_diagnosis(const std::string& output, const std::vector<fs::path>& learner_dirs) {
+  return sanitizer_diagnosis_both(output, learner_dirs).english;
+}
+
+Bilingual sanitizer_diagnosis_both(const std::string& output, const std::vector<fs::path>& learner_dirs) {
   static const std::regex tsan_error(R"(WARNING: ThreadSanitizer: ([a-z -]+?) \(pid=)");
   {
     std::smatch match;
@@ -215,7 +235,7 @@ std::string sanitizer_diagnosis(const std::string& output, const std::vector<fs:
   static const std::regex signal_access(R"(The signal is caused by a (READ|WRITE) memory access)");
   static const std::regex ubsan_error(R"(^(\S+): runtime error: (.*)$)");
   std::istringstream lines(output);
-  std::string kind, what;
+  Bilingual kind, what;
   std::vector<CodeLocation> frames;
   std::optional<CodeLocation> reported_at;  // UBSan names the place itself
   bool in_report = false;
@@ -223,12 +243,13 @@ std::string sanitizer_diagnosis(const std::string& output, const std::vector<fs:
     if (line.size() > kMaxParsedLineChars) continue;
     std::smatch match;
     if (!in_report && std::regex_search(line, match, asan_error)) {
-      kind = match[1].str();
+      kind = Bilingual::same(match[1].str());  // AddressSanitizer's own name: heap-buffer-overflow
       in_report = true;
       continue;
     }
     if (!in_report && std::regex_search(line, match, ubsan_error)) {
-      kind = "undefined behaviour: " + match[2].str();
+      // TRANSLATORS: UndefinedBehaviorSanitizer's own account follows, e.g. "signed integer overflow: ..."
+      kind = trb("undefined behaviour: {}", match[2].str());
       CodeLocation location;
       if (split_file_line(match[1].str(), location.file, location.line)) reported_at = location;
       in_report = true;
@@ -236,18 +257,21 @@ std::string sanitizer_diagnosis(const std::string& output, const std::vector<fs:
     }
     if (!in_report) continue;
     if (what.empty() && std::regex_search(line, match, access)) {
-      what = (match[1].str() == "READ" ? "read of " : "write of ") + match[2].str() + " bytes";
+      // TRANSLATORS: the memory access AddressSanitizer caught, with its size
+      what = match[1].str() == "READ" ? trb("read of {} bytes", match[2].str()) : trb("write of {} bytes", match[2].str());
     } else if (what.empty() && std::regex_search(line, match, signal_access)) {
-      what = match[1].str() == "READ" ? "a read" : "a write";
+      // TRANSLATORS: the kind of memory access that crashed (its size unknown)
+      what = match[1].str() == "READ" ? trb("a read") : trb("a write");
     } else if (line.find("address points to the zero page") != std::string::npos) {
-      what += what.empty() ? "through a null pointer" : " through a null pointer";
+      // TRANSLATORS: after a memory access ("read of 4 bytes"), or alone
+      what = what.empty() ? trb("through a null pointer") : what + Bilingual::same(" ") + trb("through a null pointer");
     } else if (auto frame = parse_sanitizer_frame(line)) {
       frames.push_back(*frame);
     } else if (starts_with(line, "SUMMARY:") || (!frames.empty() && line.find_first_not_of(" \t") == std::string::npos)) {
       break;  // the first stack is the one that matters
     }
   }
-  if (kind.empty()) return "";
+  if (kind.empty()) return {};
   std::optional<CodeLocation> where = first_learner_frame(frames, learner_dirs);
   if (reported_at && is_learner_file(reported_at->file, learner_dirs)) {
     if (!where || where->file != reported_at->file || where->line != reported_at->line) {
@@ -256,11 +280,12 @@ std::string sanitizer_diagnosis(const std::string& output, const std::vector<fs:
       where = at;
     }
   }
-  std::string text = kind;
-  if (!what.empty()) text += ", " + what;
-  if (where) text += ", " + where->short_text();
-  else if (reported_at) text += ", " + reported_at->short_text();
-  else if (!frames.empty()) text += ", " + frames.front().short_text() + " (not in your files)";
+  Bilingual text = kind;
+  if (!what.empty()) text = text + ", " + what;
+  if (where) text = text + ", " + where->short_text_both();
+  else if (reported_at) text = text + ", " + reported_at->short_text_both();
+  // TRANSLATORS: where a program was (a file:line in a function), in a file that is not the learner's
+  else if (!frames.empty()) text = text + ", " + trb("{} (not in your files)", frames.front().short_text_both());
   return text;
 }
 

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "core/i18n.h"
+
 namespace tito {
 
 struct CodeLocation {
@@ -14,6 +16,7 @@ struct CodeLocation {
   std::filesystem::path file;    // as the debug information names it
   int line = 0;
   std::string short_text() const;  // "matmul.cpp:23 in tinytorch::native::mm"
+  Bilingual short_text_both() const;  // that, and in the message language (for people)
 };
 
 // The addresses of the last complete backtrace block in `output`, already relative to the
@@ -35,5 +38,7 @@ std::optional<CodeLocation> first_learner_frame(const std::vector<CodeLocation>&
 // "heap-buffer-overflow, write of 4 bytes, elementwise.cpp:57 in tinytorch::native::add".
 // Empty when the output holds no AddressSanitizer or UndefinedBehaviorSanitizer report.
 std::string sanitizer_diagnosis(const std::string& output, const std::vector<std::filesystem::path>& learner_dirs);
+// The same in English and in the message language (CaseResult::set_diagnosis).
+Bilingual sanitizer_diagnosis_both(const std::string& output, const std::vector<std::filesystem::path>& learner_dirs);
 
 }  // namespace tito

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/hints.h"
+#include "core/i18n.h"
 #include "run/transcript.h"
 
 namespace tito {
@@ -43,6 +44,23 @@ struct CaseResult {
   // Crashed or TimedOut: what went wrong and where in the learner's code, in one line, e.g.
   // "heap-buffer-overflow, write of 4 bytes, elementwise.cpp:57 in tinytorch::native::add".
   std::string diagnosis;
+  // detail and diagnosis stay English: --json, grades and tito itself read them. What tito wrote of
+  // them is also kept in the message language, for the report a person reads (shown_detail()); empty
+  // where it is the English text (a test's own exception message).
+  std::string detail_shown;
+  std::string diagnosis_shown;
+  void set_detail(const Bilingual& text) {
+    detail = text.english;
+    detail_shown = text.shown == text.english ? std::string() : text.shown;
+  }
+  void set_diagnosis(const Bilingual& text) {
+    diagnosis = text.english;
+    diagnosis_shown = text.shown == text.english ? std::string() : text.shown;
+  }
+  Bilingual detail_both() const { return {detail, shown_detail()}; }
+  Bilingual diagnosis_both() const { return {diagnosis, shown_diagnosis()}; }
+  const std::string& shown_detail() const { return detail_shown.empty() ? detail : detail_shown; }
+  const std::string& shown_diagnosis() const { return diagnosis_shown.empty() ? diagnosis : diagnosis_shown; }
   std::string output;          // what the program printed during this case (its last part)
   std::string hint;            // from the module's hints.json: the failed check's, else the case's
   // Set on a failed case that a more specific failed case most likely explains (hints.json "exercises"):

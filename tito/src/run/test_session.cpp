@@ -11,6 +11,7 @@
 #include <cmath>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -83,6 +84,21 @@ std::string format_seconds(double seconds) {
   std::ostringstream out;
   out << seconds;
   return out.str();
+}
+
+// Seconds as the English records write them (format_seconds) and as people read them ("2,5" in Spanish).
+Bilingual seconds_both(double seconds) { return {format_seconds(seconds), format_significant(seconds, 6)}; }
+
+// The starter's NotImplemented message (framework/include/tinytorch/errors.h), in the learner's language
+// too; any other message as it is.
+Bilingual not_implemented_message(const std::string& message) {
+  static const std::regex framework(
+      R"(^(.+) is not implemented yet: it is yours to write in module (\S+) \(lesson section (.+)\), then run `([^`]+)`$)");
+  std::smatch match;
+  if (message.size() > 4096 || !std::regex_match(message, match, framework)) return Bilingual::same(message);
+  // TRANSLATORS: a starter function's message: the function (C++), the module's folder, the lesson's section, a command
+  return {message, trf("{} is not implemented yet: it is yours to write in module {} (lesson section {}), then run `{}`",
+                       match[1].str(), match[2].str(), match[3].str(), match[4].str())};
 }
 
 // The descriptor the test program writes its events to (curriculum/common/src/event_listener.cpp).
@@ -173,8 +189,9 @@ void classify_finished_case(const CaseEvents& events, CaseResult& result) {
     auto found = std::find_if(events.failures.begin(), events.failures.end(),
                               [&](const FailureEvent& f) { return f.kind == kind; });
     if (found == events.failures.end()) continue;
-    result.detail = found->failure.message;
     std::string k = kind;
+    result.set_detail(k == "not_implemented" ? not_implemented_message(found->failure.message)
+                                             : Bilingual::same(found->failure.message));
     result.status = k == "out_of_memory" ? CaseStatus::OutOfMemory
                     : k == "fatal_signal" ? CaseStatus::Crashed
                     : k == "not_implemented" ? CaseStatus::NotImplemented
@@ -185,18 +202,19 @@ void classify_finished_case(const CaseEvents& events, CaseResult& result) {
 
 // Where the program was, from the backtrace it wrote: the innermost frame in the learner's files,
 // else the innermost frame tito can name, marked as not the learner's. Empty when there is none.
-std::string where_it_was(const TestSessionSpec& spec, const std::string& output, std::string* learner_function = nullptr) {
+Bilingual where_it_was(const TestSessionSpec& spec, const std::string& output, std::string* learner_function = nullptr) {
   const auto addresses = backtrace_addresses(output);
-  if (addresses.empty()) return "";
+  if (addresses.empty()) return {};
   const auto frames = symbolise(spec.binary, addresses);
   if (auto mine = first_learner_frame(frames, spec.learner_dirs)) {
     if (learner_function) *learner_function = mine->file.string() + ":" + mine->function;
-    return mine->short_text();
+    return mine->short_text_both();
   }
   for (const auto& frame : frames)
     if (!frame.file.empty() && frame.file.string().find("backtrace_on_signal") == std::string::npos)
-      return frame.short_text() + " (not in your files)";
-  return frames.empty() ? "" : "outside your files";
+      return trb("{} (not in your files)", frame.short_text_both());
+  // TRANSLATORS: where a crashed program was, when none of its frames is in the learner's files
+  return frames.empty() ? Bilingual{} : trb("outside your files");
 }
 
 // The status of the case that was running when the process ended early.
@@ -206,36 +224,42 @@ void blame_interrupted_case(const SandboxResult& run, const TestSessionSpec& spe
   std::string headline = sanitizer_headline(case_output);
   if (run.timed_out) {
     result.status = CaseStatus::TimedOut;
-    result.detail = "time limit of " + format_seconds(spec.time_limit_s) + " s";
+    // TRANSLATORS: why a test case was stopped: the seconds it may run
+    result.set_detail(trb("time limit of {} s", seconds_both(spec.time_limit_s)));
     result.duration_ms = spec.time_limit_s * 1000;
   } else if (run.signal == SIGXCPU) {
     result.status = CaseStatus::TimedOut;
-    result.detail = "CPU time limit of " + format_seconds(std::ceil(spec.time_limit_s) + 2) + " s";
+    result.set_detail(trb("CPU time limit of {} s", seconds_both(std::ceil(spec.time_limit_s) + 2)));
   } else if (sanitizer_out_of_memory(case_output) || (run.signal == SIGKILL && !run.timed_out)) {
     // An unexplained SIGKILL is almost always the kernel's out-of-memory killer.
     result.status = CaseStatus::OutOfMemory;
-    result.detail = "memory limit of " + std::to_string(spec.memory_limit_mb) + " MB";
+    // TRANSLATORS: why a test case was stopped: the megabytes it may use
+    result.set_detail(trb("memory limit of {} MB", spec.memory_limit_mb));
   } else if (run.signal != 0) {
     result.status = CaseStatus::Crashed;
-    result.detail = describe_signal(run.signal);
+    result.set_detail(describe_signal_both(run.signal));
   } else {
     result.status = CaseStatus::Crashed;
-    result.detail = headline.empty() ? "the test program exited (code " + std::to_string(run.exit_code) +
-                                           ") in the middle of this test"
-                                     : headline;
+    // TRANSLATORS: the test program ended by itself (std::exit, a return from main) while a case ran; {} is its exit code
+    result.set_detail(headline.empty() ? trb("the test program exited (code {}) in the middle of this test", run.exit_code)
+                                       : Bilingual::same(headline));
   }
-  if (!headline.empty() && result.detail != headline) result.detail += "; " + headline;
+  if (!headline.empty() && result.detail != headline) result.set_detail(result.detail_both() + "; " + headline);
   if (result.status == CaseStatus::Crashed) {
-    result.diagnosis = sanitizer_diagnosis(case_output, spec.learner_dirs);
+    result.set_diagnosis(sanitizer_diagnosis_both(case_output, spec.learner_dirs));
     if (result.diagnosis.empty()) {
-      const std::string where = where_it_was(spec, raw_output);
+      const Bilingual where = where_it_was(spec, raw_output);
       const std::string signal = describe_signal(run.signal);
-      if (!where.empty()) result.diagnosis = (run.signal ? signal.substr(0, signal.find(' ')) : "crashed") + " at " + where;
+      // TRANSLATORS: how a program crashed (a signal's name, e.g. SIGSEGV) and where, e.g. "SIGSEGV at matmul.cpp:57 in mm"
+      if (!where.empty() && run.signal) result.set_diagnosis(trb("{} at {}", signal.substr(0, signal.find(' ')), where));
+      // TRANSLATORS: where a program crashed, e.g. "crashed at matmul.cpp:57 in tinytorch::native::mm"
+      else if (!where.empty()) result.set_diagnosis(trb("crashed at {}", where));
     }
   } else if (result.status == CaseStatus::TimedOut && run.timed_out) {
-    const std::string where = where_it_was(spec, raw_output);
-    result.diagnosis = where.empty() ? "tito could not see where it was (the program did not answer, or addr2line is missing)"
-                                     : "it was still running at " + where;
+    const Bilingual where = where_it_was(spec, raw_output);
+    result.set_diagnosis(where.empty() ? trb("tito could not see where it was (the program did not answer, or addr2line is missing)")
+                                       // TRANSLATORS: where a test case that ran out of time was, e.g. "matmul.cpp:57 in mm"
+                                       : trb("it was still running at {}", where));
   }
   // ASan follows an rss-limit report with the whole memory map: nothing a learner can use.
   std::string useful_output = case_output.substr(0, case_output.find("==Process memory map follows"));
@@ -260,24 +284,30 @@ std::string uncaught_exception(const std::string& output) {
 
 // Why a start of the test program ended before its first case: how it ended, the uncaught exception
 // or the place it crashed, and the last thing it printed.
-std::string startup_failure_reason(const SandboxResult& run, const TestSessionSpec& spec, const std::string& raw_output) {
-  if (!run.started) return "the test program could not be started: " + run.error;
-  std::string reason;
-  if (run.timed_out) reason = "the test program ran past its time limit of " + format_seconds(spec.time_limit_s) + " s";
-  else if (run.signal != 0) reason = "the test program was killed by " + describe_signal(run.signal);
-  else reason = "the test program exited with code " + std::to_string(run.exit_code);
-  reason += " before its first test case (in a static initialiser or at start-up)";
+Bilingual startup_failure_reason(const SandboxResult& run, const TestSessionSpec& spec, const std::string& raw_output) {
+  // TRANSLATORS: {} is the system's reason, in English
+  if (!run.started) return trb("the test program could not be started: {}", run.error);
+  Bilingual reason;
+  // TRANSLATORS: the first part of a sentence that goes on "before its first test case (...)"
+  if (run.timed_out) reason = trb("the test program ran past its time limit of {} s", seconds_both(spec.time_limit_s));
+  else if (run.signal != 0) reason = trb("the test program was killed by {}", describe_signal_both(run.signal));
+  else reason = trb("the test program exited with code {}", run.exit_code);
+  // TRANSLATORS: follows "the test program exited with code 1" or the like
+  reason = reason + trb(" before its first test case (in a static initialiser or at start-up)");
   const std::string output = without_backtrace_blocks(raw_output);
   const std::string exception = uncaught_exception(output);
   if (!exception.empty()) {
-    reason += "; uncaught exception " + exception;
+    // TRANSLATORS: {} is the exception's C++ type and message, e.g. "std::runtime_error: bad shape"
+    reason = reason + trb("; uncaught exception {}", exception);
   } else if (run.signal != 0) {
-    const std::string where = where_it_was(spec, raw_output);
-    if (!where.empty()) reason += "; it was at " + where;
+    const Bilingual where = where_it_was(spec, raw_output);
+    // TRANSLATORS: where the test program was when it crashed, e.g. "matmul.cpp:57 in mm"
+    if (!where.empty()) reason = reason + trb("; it was at {}", where);
   }
   std::string last = output.substr(0, output.find("terminate called after"));
   while (!last.empty() && (last.back() == '\n' || last.back() == ' ')) last.pop_back();
-  if (!last.empty()) reason += "; its last output: " + tail(last, 300);
+  // TRANSLATORS: the last thing the test program printed follows
+  if (!last.empty()) reason = reason + trb("; its last output: {}", tail(last, 300));
   return reason;
 }
 
@@ -305,7 +335,7 @@ std::vector<CaseResult> list_cases(const TestSessionSpec& spec) {
     CaseResult startup;
     startup.name = kStartupCaseName;
     blame_interrupted_case(run, spec, text, startup);
-    startup.detail = std::string(error.what()) + ": " + startup_failure_reason(run, spec, text);
+    startup.set_detail(Bilingual::same(std::string(error.what()) + ": ") + startup_failure_reason(run, spec, text));
     cases.push_back(startup);
   }
   return cases;
@@ -430,15 +460,19 @@ std::string run_test_session(const TestSessionSpec& spec, std::vector<CaseResult
       if (left < 1) {
         for (auto* c : pending) {
           c->status = CaseStatus::NotRun;
-          c->detail = "not run: the test program's starts took all of the module's " + format_seconds(spec.total_time_limit_s) +
-                      " s (cases that hung or crashed before it used them up)";
+          // TRANSLATORS: {} is the seconds a module's tests may take in all
+          c->set_detail(trb("not run: the test program's starts took all of the module's {} s (cases that hung or "
+                            "crashed before it used them up)",
+                            seconds_both(spec.total_time_limit_s)));
         }
         return startup_failure;
       }
       start_spec.time_limit_s = std::min(spec.time_limit_s, left);
     }
-    const std::string count = std::to_string(pending.size()) + (pending.size() == 1 ? " test case" : " test cases");
-    if (progress) progress(attempt == 1 ? "running " + count : "re-running the " + count + " not yet run");
+    // TRANSLATORS: progress of `tito module test`: the test program starts (again, after a case crashed it)
+    if (progress) progress(attempt == 1 ? trnf("running {} test case", "running {} test cases", pending.size(), pending.size())
+                                        : trnf("re-running the {} test case not yet run",
+                                               "re-running the {} test cases not yet run", pending.size(), pending.size()));
 
     std::string suffix = std::to_string(attempt);
     fs::path names_file = spec.work_dir / ("cases_" + suffix + ".txt");
@@ -481,10 +515,11 @@ std::string run_test_session(const TestSessionSpec& spec, std::vector<CaseResult
         if (run.stopped && !watch.stuck_like().empty()) {
           result.status = CaseStatus::TimedOut;
           result.duration_ms = watch.stuck_after_s() * 1000;
-          result.detail = "stopped after " + format_seconds(std::round(watch.stuck_after_s())) +
-                          " s: it hangs where '" + watch.stuck_like() + "' did, so tito did not wait the full " +
-                          format_seconds(spec.time_limit_s) + " s";
-          result.diagnosis = "it was still running at " + where_it_was(spec, case_output);
+          // TRANSLATORS: a case stopped early: its seconds, the earlier case that hung in the same place, the time limit
+          result.set_detail(trb("stopped after {} s: it hangs where '{}' did, so tito did not wait the full {} s",
+                                seconds_both(std::round(watch.stuck_after_s())), watch.stuck_like(),
+                                seconds_both(spec.time_limit_s)));
+          result.set_diagnosis(trb("it was still running at {}", where_it_was(spec, case_output)));
           result.output = tail(without_backtrace_blocks(case_output), kOutputTailChars);
         } else {
           blame_interrupted_case(run, start_spec, case_output, result);
@@ -504,18 +539,20 @@ std::string run_test_session(const TestSessionSpec& spec, std::vector<CaseResult
     // case started: then no later start would do better, so every pending case shares the blame.
     std::string output = read_file_from(output_file, 0);
     if (newly_done == 0 && !events.run_ended && startup_failure.empty())
-      startup_failure = startup_failure_reason(run, spec, output);
+      startup_failure = startup_failure_reason(run, spec, output).english;  // TestReport keeps it for grading
     for (auto* c : pending) {
       if (done.count(c->name)) continue;
       if (!run.started) {
         c->status = CaseStatus::NotRun;
-        c->detail = "the test program could not be started: " + run.error;
+        c->set_detail(trb("the test program could not be started: {}", run.error));
       } else if (events.run_ended) {
         c->status = CaseStatus::NotRun;
-        c->detail = "the test program did not run this case";
+        c->set_detail(trb("the test program did not run this case"));
       } else {
         blame_interrupted_case(run, start_spec, output, *c);
-        c->detail = "the test program failed before this case could start: " + c->detail;
+        // The English prefix is what grading recognises (core/grading.cpp): keep the two in step.
+        // TRANSLATORS: {} says how the program ended, e.g. "SIGSEGV (segmentation fault: an invalid memory access)"
+        c->set_detail(trb("the test program failed before this case could start: {}", c->detail_both()));
       }
       done.insert(c->name);
     }
