@@ -10,6 +10,7 @@
 #include "core/files.h"
 #include "core/i18n.h"
 #include "core/lesson_pages.h"
+#include "core/lesson_translation.h"
 #include "core/terminal.h"
 
 namespace tito {
@@ -25,21 +26,18 @@ int run_build(const GlobalOptions& options, const std::string& out, const std::s
     throw UserError(trf("{} is a file, and the lessons are a folder of pages", dir.string()),
                     fmt::format("tito lessons build --out {}", unique_path(dir).string()), kExitUsage);
   }
-  const std::optional<std::string> language = normalise_language(lang.empty() ? message_language() : lang);
-  if (!language)
-    throw UserError(trf("there are no lessons in '{}'", lang),
-                    fmt::format("--lang {}", fmt::join(supported_languages(), "|")), kExitUsage);
-  const LessonSite site = build_lesson_site(session.curriculum, dir, *language);
+  const std::string language = lesson_language(lang);
+  const LessonSite site = build_lesson_site(session.curriculum, dir, language);
   for (const auto& problem : site.problems) terminal().warning(problem);
   // TRANSLATORS: how many lesson pages, then the folder
   std::cout << trnf("Wrote {} lesson page and its index to {}", "Wrote {} lesson pages and their index to {}",
                     static_cast<unsigned long>(site.lessons), site.lessons, dir.string())
             << "\n";
-  if (*language != "en")
+  if (language != "en")
     // TRANSLATORS: how many of the pages are translated, then the language's code (es)
     std::cout << trnf("{} of them in '{}', the others in English (not translated yet).",
                       "{} of them in '{}', the others in English (not translated yet).",
-                      static_cast<unsigned long>(site.translated), site.translated, *language)
+                      static_cast<unsigned long>(site.translated), site.translated, language)
               << "\n";
   std::cout << trf("Open it in a browser: {}", file_url(site.index)) << "\n";
   return 0;

@@ -329,11 +329,8 @@ int run_view(const GlobalOptions& options, const ViewRequest& request) {
   }
   // The lesson in the learner's language where it is translated (lesson.es.md), else the English one,
   // saying so: a learner must never wonder whether a Spanish lesson exists.
-  const std::string language = request.language.empty() ? message_language() : request.language;
-  if (!request.language.empty() && !normalise_language(request.language))
-    throw UserError(trf("there are no lessons in '{}'", request.language),
-                    fmt::format("--lang {}", fmt::join(supported_languages(), "|")), kExitUsage);
-  const LessonChoice choice = choose_lesson(module, *normalise_language(language));
+  const std::string language = lesson_language(request.language);
+  const LessonChoice choice = choose_lesson(module, language);
   ModuleInfo shown = module;
   shown.lesson = choice.file;
   if (choice.fell_back) {

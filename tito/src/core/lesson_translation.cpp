@@ -1,12 +1,16 @@
 #include "core/lesson_translation.h"
 
 #include <algorithm>
+#include <optional>
 #include <regex>
 #include <sstream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include "core/errors.h"
 #include "core/files.h"
+#include "core/i18n.h"
 #include "core/markdown.h"
 #include "core/sha256.h"
 
@@ -135,6 +139,15 @@ std::map<std::string, std::string> translated_headings(const ModuleInfo& module,
   std::map<std::string, std::string> headings;
   for (std::size_t i = 0; i < english.size(); ++i) headings.emplace(english[i], translated[i]);
   return headings;
+}
+
+std::string lesson_language(const std::string& asked) {
+  if (asked.empty()) return message_language();
+  const std::optional<std::string> language = normalise_language(asked);
+  if (!language)
+    throw UserError(trf("there are no lessons in '{}'", asked),
+                    fmt::format("--lang {}", fmt::join(supported_languages(), "|")), kExitUsage);
+  return *language;
 }
 
 std::vector<std::string> lesson_translations(const ModuleInfo& module) {

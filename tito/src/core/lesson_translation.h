@@ -28,6 +28,10 @@ struct LessonChoice {
 };
 LessonChoice choose_lesson(const ModuleInfo& module, const std::string& language);
 
+// The language to show lessons in: `asked` (a --lang value) when given, else the learner's
+// (message_language()). A language tito does not know is a usage error naming the ones it does.
+std::string lesson_language(const std::string& asked);
+
 // The languages module's lesson is translated into (lesson.LANG.md files), sorted.
 std::vector<std::string> lesson_translations(const ModuleInfo& module);
 std::filesystem::path translated_lesson_path(const ModuleInfo& module, const std::string& language);
