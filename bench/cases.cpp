@@ -75,6 +75,11 @@ static void set_blas_threads(int threads) {
 #ifdef BENCH_WITH_LIBTORCH
 #define BENCH_HAS_TRANSFORMER 1
 #endif
+// Module 22: device tensors on OpenCL (LibTorch has no OpenCL backend, so bench_libtorch has no device cases).
+#if !defined(BENCH_WITH_LIBTORCH) && __has_include(<tinytorch/device_kernels.h>)
+#include <tinytorch/device_kernels.h>
+#define BENCH_HAS_DEVICE 1
+#endif
 
 namespace {
 
@@ -232,20 +237,27 @@ void conv_case(const std::string& name, int64_t batch, int64_t in_channels, int6
 
 // ---- 4b. One LeNet-5 training step: convolutions, pooling and dense layers together ----
 
-// LeCun et al. (1998)'s layout on 28x28 images, with ReLU and max pooling: 61,706 parameters.
-void lenet5_case(const std::string& name, int64_t batch, const bench::Options& options) {
 #if defined(BENCH_HAS_CONV) && defined(BENCH_HAS_POOLING) && defined(BENCH_HAS_AUTOGRAD) && defined(BENCH_HAS_OPTIM)
+#define BENCH_HAS_LENET5 1
+// LeCun et al. (1998)'s layout on 28x28 images, with ReLU and max pooling: 61,706 parameters.
+torch::nn::Sequential lenet5_model() {
   namespace nn = torch::nn;
+  return nn::Sequential(nn::Conv2d(nn::Conv2dOptions(1, 6, 5).padding(2)), nn::ReLU(), nn::MaxPool2d(nn::MaxPool2dOptions(2)),
+                        nn::Conv2d(nn::Conv2dOptions(6, 16, 5)), nn::ReLU(), nn::MaxPool2d(nn::MaxPool2dOptions(2)),
+                        nn::Flatten(), nn::Linear(400, 120), nn::ReLU(), nn::Linear(120, 84), nn::ReLU(), nn::Linear(84, 10));
+}
+// Multiply-adds of one image's forward; a training step is about 3x (forward, two backward products).
+constexpr double kLenet5MacsPerImage = 6.0 * 28 * 28 * 25 + 16.0 * 10 * 10 * 150 + 400 * 120 + 120 * 84 + 84 * 10;
+#endif
+
+void lenet5_case(const std::string& name, int64_t batch, const bench::Options& options) {
+#ifdef BENCH_HAS_LENET5
   torch::manual_seed(0);
-  nn::Sequential model(nn::Conv2d(nn::Conv2dOptions(1, 6, 5).padding(2)), nn::ReLU(), nn::MaxPool2d(nn::MaxPool2dOptions(2)),
-                       nn::Conv2d(nn::Conv2dOptions(6, 16, 5)), nn::ReLU(), nn::MaxPool2d(nn::MaxPool2dOptions(2)),
-                       nn::Flatten(), nn::Linear(400, 120), nn::ReLU(), nn::Linear(120, 84), nn::ReLU(), nn::Linear(84, 10));
+  auto model = lenet5_model();
   torch::optim::SGD optimizer(model->parameters(), torch::optim::SGDOptions(0.01).momentum(0.9));
   const auto x = torch::randn({batch, 1, 28, 28});
   const auto y = torch::randint(0, 10, {batch}, torch::kLong);
-  // Multiply-adds of one image's forward; a training step is about 3x (forward, two backward products).
-  const double macs = 6.0 * 28 * 28 * 25 + 16.0 * 10 * 10 * 150 + 400 * 120 + 120 * 84 + 84 * 10;
-  run_and_print(name, options, 3.0 * 2.0 * macs * batch, [&] {
+  run_and_print(name, options, 3.0 * 2.0 * kLenet5MacsPerImage * batch, [&] {
     optimizer.zero_grad();
     auto loss = torch::nn::functional::cross_entropy(model->forward(x), y);
     loss.backward();
@@ -364,6 +376,108 @@ void kv_cache_generate_case(const std::string& name, int64_t new_tokens, const b
                            "not available: needs models::GPT with a KV cache (modules 13 and 18; LibTorch has no GPT)");
 #endif
 }
+
+// ---- 4d. Device tensors (module 22, OpenCL) ----
+
+// Each call ends with torch::opencl::synchronize(): the time is what a program waits for its result.
+// scripts/bench sets these against bench_opencl's figures for the same device (copy bandwidth, CLBlast's
+// SGEMM, an empty kernel's launch) and device_lenet5_step against lenet5_step on the CPU; the
+// rows carry the device caching allocator's counters instead of the CPU allocator's.
+#ifdef BENCH_HAS_DEVICE
+const torch::Device kBenchDevice("opencl");
+
+template <typename Body>
+void device_run_and_print(const std::string& name, const bench::Options& options, double flops, Body&& body,
+                          bench::Fields extra = bench::Fields::object(),
+                          const std::function<bench::Fields(const bench::Timing&)>& from_timing = nullptr) {
+  bench::Budget budget = options.budget();
+  if (flops > 1e9) budget.min_samples = 3;  // a device GEMM of 1024 can take seconds on a CPU device
+  torch::opencl::synchronize();
+  torch::opencl::reset_peak_memory_stats();
+  const auto before = torch::opencl::memory_stats();
+  const bench::Timing timing = bench::measure(
+      [&] {
+        body();
+        torch::opencl::synchronize();
+      },
+      budget);
+  const auto after = torch::opencl::memory_stats();
+  const int64_t allocations = after.allocations - before.allocations;
+  extra.update({{"device", tinytorch::opencl::device_info().name},
+                {"device_alloc_allocations", allocations},
+                {"device_alloc_hit_rate",  // null when the measured code allocates nothing
+                 allocations > 0 ? bench::Fields(static_cast<double>(after.cache_hits - before.cache_hits) /
+                                                 static_cast<double>(allocations))
+                                 : bench::Fields(nullptr)},
+                {"device_alloc_peak_bytes", after.peak_allocated_bytes},
+                {"device_alloc_reserved_bytes", after.reserved_bytes}});
+  if (from_timing) extra.update(from_timing(timing));
+  bench::print_result(name, BENCH_IMPL, options.threads, timing, flops, extra);
+}
+
+bool device_missing(const std::string& name, const bench::Options& options) {
+  if (torch::opencl::is_available()) return false;
+  bench::print_unavailable(name, BENCH_IMPL, options.threads,
+                           "no OpenCL device (apt-get install pocl-opencl-icd; clinfo -l lists devices)");
+  return true;
+}
+
+// a + b on two 16M-float device tensors: reads 2 x 4 bytes and writes 4 per element.
+void device_add_case(const std::string& name, const bench::Options& options) {
+  if (device_missing(name, options)) return;
+  const int64_t numel = int64_t{16} << 20;
+  const auto a = torch::rand({numel}).to(kBenchDevice), b = torch::rand({numel}).to(kBenchDevice);
+  const double bytes = 3.0 * 4 * numel;
+  device_run_and_print(name, options, 0, [&] { auto c = a + b; }, {{"bytes", bytes}},
+                       [bytes](const bench::Timing& t) { return bench::Fields{{"gb_per_s", bytes / (t.median_us * 1e3)}}; });
+}
+
+// torch::mm on the device (the reference's register-tiled kernel, module 22 section 8), or the learner's
+// tiled kernel (section 7) called directly into a preallocated result.
+void device_mm_case(const std::string& name, int64_t n, bool tiled, const bench::Options& options) {
+  if (device_missing(name, options)) return;
+  torch::manual_seed(0);
+  const auto a = torch::randn({n, n}).to(kBenchDevice), b = torch::randn({n, n}).to(kBenchDevice);
+  const auto c = torch::empty({n, n}, torch::TensorOptions().device(kBenchDevice));
+  namespace native = tinytorch::opencl::native;
+  device_run_and_print(name, options, 2.0 * n * n * n, [&] {
+    if (tiled) {
+      native::gemm(a, b, c, native::GemmKernel::Tiled);
+    } else {
+      torch::mm(a, b);
+    }
+  }, {{"kernel", tiled ? "tiled" : "register_tiled"}});
+}
+
+// One op on 1-element device tensors: the launch and the framework's fixed cost, as add_1 on the CPU.
+void device_launch_case(const std::string& name, const bench::Options& options) {
+  if (device_missing(name, options)) return;
+  const auto a = torch::ones({1}).to(kBenchDevice), b = torch::ones({1}).to(kBenchDevice);
+  device_run_and_print(name, options, 0, [&] { auto c = a + b; });
+}
+
+// lenet5_step's model, data and optimizer on the device.
+void device_lenet5_case(const std::string& name, int64_t batch, const bench::Options& options) {
+#ifdef BENCH_HAS_LENET5
+  if (device_missing(name, options)) return;
+  torch::manual_seed(0);
+  auto model = lenet5_model();
+  model->to(kBenchDevice);
+  torch::optim::SGD optimizer(model->parameters(), torch::optim::SGDOptions(0.01).momentum(0.9));
+  const auto x = torch::randn({batch, 1, 28, 28}).to(kBenchDevice);
+  const auto y = torch::randint(0, 10, {batch}, torch::kLong).to(kBenchDevice);
+  device_run_and_print(name, options, 3.0 * 2.0 * kLenet5MacsPerImage * batch, [&] {
+    optimizer.zero_grad();
+    auto loss = torch::nn::functional::cross_entropy(model->forward(x), y);
+    loss.backward();
+    optimizer.step();
+  });
+#else
+  (void)batch;
+  bench::print_unavailable(name, BENCH_IMPL, options.threads, "not available: needs modules 06, 07 and 09");
+#endif
+}
+#endif
 
 // ---- 5. Per-op overhead: what one tiny op costs beyond its arithmetic ----
 
@@ -503,6 +617,21 @@ std::vector<Case> all_cases() {
                    [](const bench::Options& o) { gpt_case("gpt_step", o); }});
   cases.push_back({"kv_cache_generate_256", "GPT d=128, 4 layers, 320 positions: 256 greedy tokens, recompute vs KV cache",
                    [](const bench::Options& o) { kv_cache_generate_case("kv_cache_generate_256", 256, o); }});
+#ifdef BENCH_HAS_DEVICE
+  cases.push_back({"device_add_16M", "OpenCL device: a + b on 16M floats (GB/s, against the device's copy)",
+                   [](const bench::Options& o) { device_add_case("device_add_16M", o); }});
+  for (int64_t n : {256, 512, 1024}) {
+    const std::string name = "device_mm_" + std::to_string(n);
+    cases.push_back({name, "OpenCL device: torch::mm " + std::to_string(n) + "^3 (register-tiled; against CLBlast)",
+                     [name, n](const bench::Options& o) { device_mm_case(name, n, false, o); }});
+  }
+  cases.push_back({"device_gemm_tiled_1024", "OpenCL device: native::gemm Tiled 1024^3 (the learner's; against CLBlast)",
+                   [](const bench::Options& o) { device_mm_case("device_gemm_tiled_1024", 1024, true, o); }});
+  cases.push_back({"device_launch_add_1", "OpenCL device: a + b on 1-element tensors (a launch; against an empty kernel)",
+                   [](const bench::Options& o) { device_launch_case("device_launch_add_1", o); }});
+  cases.push_back({"device_lenet5_step", "OpenCL device: lenet5_step's SGD step (against the CPU's)",
+                   [](const bench::Options& o) { device_lenet5_case("device_lenet5_step", 64, o); }});
+#endif
   cases.push_back({"add_1", "a + b on 1-element tensors",
                    [](const bench::Options& o) { add_case("add_1", false, false, o); }});
   cases.push_back({"add_1_grad", "a + b, both requiring grad (records the graph)",

@@ -30,6 +30,8 @@
 #include "harness.h"  // bench::seconds_since
 #include "runtime/fast_kernels.h"
 #include "tinytorch/acceleration_kernels.h"
+#include "tinytorch/device_kernels.h"
+#include "tinytorch/opencl.h"
 
 using bench::seconds_since;
 
@@ -970,6 +972,336 @@ void lesson_21(const std::vector<std::string>& args) {
   std::printf("\n  (lesson 21's figures took %.0f s)\n", seconds_since(started));
 }
 
+// ---- Lesson 22: GPU kernels on OpenCL ----
+// Every time is host wall time around the call and torch::opencl::synchronize() (so it includes what a
+// launch costs the framework), the fastest of several runs unless a row says "median". Run on whatever
+// OpenCL device is first (TINYTORCH_OPENCL_DEVICE=P:D picks another): on a machine without a GPU that is
+// pocl's CPU device, the same cores that run module 17's CPU kernels.
+
+// The fastest of `repeats` runs of `body` followed by a synchronize, in milliseconds.
+double device_best_ms(int repeats, const std::function<void()>& body) {
+  torch::opencl::synchronize();
+  return best_ms(repeats, [&] {
+    body();
+    torch::opencl::synchronize();
+  });
+}
+
+// The median of `repeats` runs of `body`, in microseconds (latencies: the median is the typical call).
+double median_us(int repeats, const std::function<void()>& body) {
+  std::vector<double> times;
+  for (int r = 0; r < repeats; ++r) {
+    const auto start = std::chrono::steady_clock::now();
+    body();
+    times.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count());
+  }
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
+torch::Tensor device_copy_of(const torch::Tensor& host) {
+  torch::Tensor device = tinytorch::opencl::empty_on_device(host.sizes(), host.scalar_type(), torch::Device("opencl"));
+  tinytorch::opencl::native::copy_host_to_device(host.contiguous(), device, false);
+  return device;
+}
+
+double gb_per_s(double bytes, double ms) { return bytes / (ms * 1e-3) / 1e9; }
+
+void lesson_22_device(const tinytorch::opencl::DeviceInfo& info) {
+  std::printf("== Lesson 22, the device: %s ==\n", info.name.c_str());
+  std::printf("  platform %s, driver %s; %s\n", info.platform.c_str(), info.driver_version.c_str(),
+              info.is_cpu ? "a CPU device (the host's own cores)" : "not a CPU device");
+  std::printf("  compute units %lld, max work-group %lld work-items (per dim %lld x %lld x %lld), preferred multiple %lld\n",
+              static_cast<long long>(info.compute_units), static_cast<long long>(info.max_work_group_size),
+              static_cast<long long>(info.max_work_item_sizes.size() > 0 ? info.max_work_item_sizes[0] : 0),
+              static_cast<long long>(info.max_work_item_sizes.size() > 1 ? info.max_work_item_sizes[1] : 0),
+              static_cast<long long>(info.max_work_item_sizes.size() > 2 ? info.max_work_item_sizes[2] : 0),
+              static_cast<long long>(info.preferred_work_group_multiple));
+  std::printf("  local memory %lld KiB a work-group, global memory %.1f GiB, largest buffer %.1f GiB\n",
+              static_cast<long long>(info.local_memory_bytes / 1024), static_cast<double>(info.global_memory_bytes) / (1 << 30),
+              static_cast<double>(info.max_allocation_bytes) / (1 << 30));
+}
+
+// Section 10: a launch's fixed cost, a round trip, and what compiling a kernel costs once.
+void lesson_22_latencies() {
+  namespace dn = tinytorch::opencl::native;
+  std::printf("\n== Lesson 22, section 10: fixed costs (median of many calls) ==\n");
+  const torch::Tensor one = device_copy_of(torch::ones({1}));
+  torch::Tensor out = tinytorch::opencl::empty_on_device({1}, torch::kFloat, torch::Device("opencl"));
+  dn::launch_elementwise("a + alpha * b", one, one, out);  // compiled once here
+  torch::opencl::synchronize();
+  const double launch = median_us(500, [&] {
+    dn::launch_elementwise("a + alpha * b", one, one, out);
+    torch::opencl::synchronize();
+  });
+  std::printf("  %-62s %9.1f us\n", "launch a 1-element kernel and wait for it", launch);
+  const int queued = 1000;
+  const double enqueue = best_ms(3, [&] {
+    for (int i = 0; i < queued; ++i) dn::launch_elementwise("a + alpha * b", one, one, out);
+    torch::opencl::synchronize();
+  }) * 1e3 / queued;
+  std::printf("  %-62s %9.1f us\n", "the same, 1000 queued back to back, one wait at the end: a launch", enqueue);
+  const double op = median_us(500, [&] {
+    (void)(one + one);  // the op: dispatch, an output from the caching allocator, the launch
+    torch::opencl::synchronize();
+  });
+  std::printf("  %-62s %9.1f us\n", "torch::add of two 1-element device tensors, and wait", op);
+  const torch::Tensor host = torch::ones({1});
+  torch::Tensor back = torch::empty({1});
+  const double round_trip = median_us(500, [&] {
+    dn::copy_host_to_device(host, out, false);
+    dn::copy_device_to_host(out, back);
+  });
+  std::printf("  %-62s %9.1f us\n", "round trip: 4 bytes to the device and back (two blocking copies)", round_trip);
+  const double item = median_us(500, [&] { (void)(one + one).item<float>(); });
+  std::printf("  %-62s %9.1f us\n", "(one + one).item<float>(): an op and its value back on the host", item);
+  const double cpu_op = median_us(500, [&] { (void)(host + host); });
+  std::printf("  %-62s %9.1f us\n", "for comparison, torch::add of two 1-element CPU tensors", cpu_op);
+  // A kernel never compiled before: the driver's compile, once per (source, options) and device.
+  const int64_t programs = tinytorch::opencl::programs_compiled();
+  const auto start = std::chrono::steady_clock::now();
+  dn::launch_elementwise("a * alpha - b * 0.25f", one, one, out, 3.0f);
+  torch::opencl::synchronize();
+  const double first = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  const double again = median_us(50, [&] {
+    dn::launch_elementwise("a * alpha - b * 0.25f", one, one, out, 3.0f);
+    torch::opencl::synchronize();
+  });
+  std::printf("  %-62s %9.1f ms (%lld program compiled; the next call %.1f us)\n",
+              "first launch of a new element-wise expression", first,
+              static_cast<long long>(tinytorch::opencl::programs_compiled() - programs), again);
+}
+
+// Section 4: bandwidth of the element-wise kernel against the driver's own copy, 64 MiB a tensor.
+void lesson_22_bandwidth() {
+  namespace dn = tinytorch::opencl::native;
+  const int64_t n = int64_t{16} << 20;  // 16 Mi floats: 64 MiB
+  const double mib64 = static_cast<double>(n) * 4;
+  std::printf("\n== Lesson 22, section 4: element-wise add against a device copy, 64 MiB a tensor (fastest of 5) ==\n");
+  const torch::Tensor host_a = torch::rand({n}), host_b = torch::rand({n});
+  const torch::Tensor a = device_copy_of(host_a), b = device_copy_of(host_b);
+  torch::Tensor out = tinytorch::opencl::empty_on_device({n}, torch::kFloat, torch::Device("opencl"));
+  dn::launch_elementwise("a + alpha * b", a, b, out);
+  const double add = device_best_ms(5, [&] { dn::launch_elementwise("a + alpha * b", a, b, out); });
+  std::printf("  %-58s %8.2f ms %7.1f GB/s (reads 2 x 64 MiB, writes 64 MiB)\n", "launch_elementwise(\"a + alpha * b\")", add,
+              gb_per_s(3 * mib64, add));
+  const torch::Tensor row = device_copy_of(torch::rand({4096}));
+  const torch::Tensor matrix = a.view({4096, 4096});
+  torch::Tensor out_matrix = out.view({4096, 4096});
+  dn::launch_elementwise("a + alpha * b", matrix, row, out_matrix);
+  const double broadcast = device_best_ms(5, [&] { dn::launch_elementwise("a + alpha * b", matrix, row, out_matrix); });
+  std::printf("  %-58s %8.2f ms %7.1f GB/s (reads 64 MiB + a row, writes 64 MiB)\n",
+              "the same with b a broadcast row (4096 x 4096 + 4096)", broadcast, gb_per_s(2 * mib64, broadcast));
+  const torch::Tensor transposed = a.view({4096, 4096}).t();
+  dn::launch_elementwise("a + alpha * b", transposed, matrix, out_matrix);
+  const double strided = device_best_ms(5, [&] { dn::launch_elementwise("a + alpha * b", transposed, matrix, out_matrix); });
+  std::printf("  %-58s %8.2f ms %7.1f GB/s (a read through strides (1, 4096))\n", "the same with a transposed a", strided,
+              gb_per_s(3 * mib64, strided));
+  tinytorch::opencl::DeviceBlock& from = tinytorch::opencl::block_of(a);
+  tinytorch::opencl::DeviceBlock& to = tinytorch::opencl::block_of(out);
+  const double copy = device_best_ms(5, [&] {
+    tinytorch::opencl::check(clEnqueueCopyBuffer(tinytorch::opencl::queue(), from.buffer, to.buffer, from.offset, to.offset,
+                                                 static_cast<size_t>(mib64), 0, nullptr, nullptr),
+                             "clEnqueueCopyBuffer");
+  });
+  std::printf("  %-58s %8.2f ms %7.1f GB/s (reads 64 MiB, writes 64 MiB)\n", "clEnqueueCopyBuffer, the driver's copy", copy,
+              gb_per_s(2 * mib64, copy));
+  const double cpu_add = best_ms(5, [&] { (void)torch::add(host_a, host_b); });
+  std::printf("  %-58s %8.2f ms %7.1f GB/s (module 17's loop, %d threads)\n", "for comparison, torch::add on the CPU", cpu_add,
+              gb_per_s(3 * mib64, cpu_add), torch::get_num_threads());
+}
+
+// Section 3: 64 MiB between host and device, from pageable and from pinned memory.
+void lesson_22_transfers() {
+  namespace dn = tinytorch::opencl::native;
+  const int64_t n = int64_t{16} << 20;
+  const double bytes = static_cast<double>(n) * 4;
+  std::printf("\n== Lesson 22, section 3: copying 64 MiB between host and device (fastest of 5) ==\n");
+  const torch::Tensor pageable = torch::rand({n});
+  torch::Tensor pinned = tinytorch::opencl::empty_pinned({n}, torch::kFloat);
+  std::memcpy(pinned.data_ptr<float>(), pageable.data_ptr<float>(), static_cast<size_t>(bytes));
+  torch::Tensor device = tinytorch::opencl::empty_on_device({n}, torch::kFloat, torch::Device("opencl"));
+  torch::Tensor pageable_back = torch::empty({n});
+  torch::Tensor pinned_back = tinytorch::opencl::empty_pinned({n}, torch::kFloat);
+  const double h2d_pageable = device_best_ms(5, [&] { dn::copy_host_to_device(pageable, device, false); });
+  const double d2h_pageable = device_best_ms(5, [&] { dn::copy_device_to_host(device, pageable_back); });
+  const double h2d_pinned = device_best_ms(5, [&] { dn::copy_host_to_device(pinned, device, false); });
+  const double d2h_pinned = device_best_ms(5, [&] { dn::copy_device_to_host(device, pinned_back); });
+  std::printf("  %-44s %8.2f ms %7.1f GB/s\n", "host to device, pageable", h2d_pageable, gb_per_s(bytes, h2d_pageable));
+  std::printf("  %-44s %8.2f ms %7.1f GB/s\n", "host to device, pinned", h2d_pinned, gb_per_s(bytes, h2d_pinned));
+  std::printf("  %-44s %8.2f ms %7.1f GB/s\n", "device to host, pageable", d2h_pageable, gb_per_s(bytes, d2h_pageable));
+  std::printf("  %-44s %8.2f ms %7.1f GB/s\n", "device to host, pinned", d2h_pinned, gb_per_s(bytes, d2h_pinned));
+  // non_blocking: from pinned memory the call only queues the copy; from pageable memory it waits anyway.
+  double returned_ms = 1e300, done_ms = 1e300;
+  for (int r = 0; r < 5; ++r) {
+    torch::opencl::synchronize();
+    const auto start = std::chrono::steady_clock::now();
+    dn::copy_host_to_device(pinned, device, /*non_blocking=*/true);
+    const double returned = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    torch::opencl::synchronize();
+    const double done = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    returned_ms = std::min(returned_ms, returned);
+    done_ms = std::min(done_ms, done);
+  }
+  const double pageable_non_blocking = device_best_ms(5, [&] { dn::copy_host_to_device(pageable, device, true); });
+  std::printf("  %-44s %8.3f ms to return, %.2f ms until the bytes are there (fastest of 5 each)\n",
+              "host to device, pinned, non_blocking",
+              returned_ms, done_ms);
+  std::printf("  %-44s %8.2f ms to return (it waits: pageable memory)\n", "host to device, pageable, non_blocking",
+              pageable_non_blocking);
+  const double pin_cost = best_ms(3, [&] { (void)tinytorch::opencl::empty_pinned({n}, torch::kFloat); });
+  const double plain_cost = best_ms(3, [&] { torch::Tensor t = torch::empty({n}); });
+  std::printf("  %-44s %8.2f ms (torch::empty of the same: %.3f ms)\n", "allocating 64 MiB of pinned memory", pin_cost,
+              plain_cost);
+}
+
+// Sections 7 and 8: the three GEMM kernels, n x n x n, against module 17's CPU GEMM.
+void lesson_22_gemm(const tinytorch::opencl::DeviceInfo& info) {
+  namespace dn = tinytorch::opencl::native;
+  std::printf("\n== Lesson 22, sections 7 and 8: the GEMM kernels, n x n times n x n (fastest of 3; naive at 1024: of 2) ==\n");
+  int64_t tile = 16;
+  while (tile > 1 && (tile * tile > info.max_work_group_size ||
+                      (!info.max_work_item_sizes.empty() && tile > info.max_work_item_sizes[0])))
+    tile /= 2;
+  std::printf("  tile %lld x %lld, register tile %lld outputs a work-item\n", static_cast<long long>(tile),
+              static_cast<long long>(tile), static_cast<long long>(std::min<int64_t>(8, tile)));
+  std::printf("  %6s %16s %16s %16s %22s\n", "n", "naive", "tiled", "register-tiled", "CPU (module 17 mm)");
+  const std::pair<const char*, dn::GemmKernel> kernels[] = {
+      {"naive", dn::GemmKernel::Naive}, {"tiled", dn::GemmKernel::Tiled}, {"register-tiled", dn::GemmKernel::RegisterTiled}};
+  for (const int64_t n : {256, 512, 1024}) {
+    const torch::Tensor a = torch::rand({n, n}) - 0.5, b = torch::rand({n, n}) - 0.5;
+    const torch::Tensor da = device_copy_of(a), db = device_copy_of(b);
+    torch::Tensor dc = tinytorch::opencl::empty_on_device({n, n}, torch::kFloat, torch::Device("opencl"));
+    const double flop = 2.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n);
+    const torch::Tensor expected = torch::mm(a, b);
+    std::printf("  %6lld", static_cast<long long>(n));
+    double worst_error = 0;
+    for (const auto& kernel : kernels) {
+      dn::gemm(da, db, dc, kernel.second);  // compiles once, warms up
+      torch::opencl::synchronize();
+      const int repeats = (n == 1024 && kernel.second == dn::GemmKernel::Naive) ? 2 : 3;
+      const double ms = device_best_ms(repeats, [&] { dn::gemm(da, db, dc, kernel.second); });
+      torch::Tensor c = torch::empty({n, n});
+      dn::copy_device_to_host(dc, c);
+      worst_error = std::max(worst_error, (c - expected).abs().max().item<double>());
+      std::printf(" %9.1f GFLOP/s", flop / (ms * 1e-3) / 1e9);
+    }
+    const double cpu = best_ms(3, [&] { (void)torch::mm(a, b); });
+    std::printf(" %15.1f GFLOP/s   (largest error against the CPU %.1e)\n", flop / (cpu * 1e-3) / 1e9, worst_error);
+  }
+}
+
+// Section 2: the caching allocator over LeNet-5 training steps on the device, batch 64.
+void lesson_22_allocator() {
+  std::printf("\n== Lesson 22, section 2: the caching allocator over LeNet-5 training steps on the device, batch 64 ==\n");
+  torch::manual_seed(22);
+  const torch::Device device("opencl");
+  torch::nn::Sequential model = make_lenet();
+  model->to(device);
+  torch::optim::SGD sgd(model->parameters(), torch::optim::SGDOptions(0.01));
+  const torch::Tensor images = torch::randn({kLoaderBatch, 1, 28, 28}).to(device);
+  const torch::Tensor labels = torch::randint(0, 10, {kLoaderBatch}).to(device);
+  // SGD's update p -= lr * grad, written out with lr as a device tensor, for where torch::optim::SGD's
+  // scalar arithmetic does not run on the device.
+  const torch::Tensor lr = torch::full({1}, 0.01f).to(device);
+  bool sgd_runs = true;
+  const auto step = [&] {
+    sgd.zero_grad();
+    torch::nn::functional::cross_entropy(model->forward(images), labels).backward();
+    if (sgd_runs) {
+      sgd.step();
+      return;
+    }
+    torch::NoGradGuard no_grad;
+    for (auto& p : model->parameters()) p.sub_(p.grad() * lr);
+  };
+  {
+    // Whether torch::optim::SGD runs on the device, tried on a copy of the model so that the first
+    // measured step below starts from the same state either way.
+    torch::nn::Sequential probe = make_lenet();
+    probe->to(device);
+    torch::optim::SGD probe_sgd(probe->parameters(), torch::optim::SGDOptions(0.01));
+    try {
+      torch::nn::functional::cross_entropy(probe->forward(images), labels).backward();
+      probe_sgd.step();
+    } catch (const std::exception& error) {
+      sgd_runs = false;
+      std::printf("  (torch::optim::SGD failed on the device: \"%.80s...\"; its update is written out instead)\n",
+                  error.what());
+    }
+  }
+  torch::opencl::synchronize();
+  int64_t parameter_bytes = 0;
+  for (const auto& p : model->parameters()) parameter_bytes += p.numel() * 4;
+  torch::opencl::empty_cache();  // the first step starts from an empty cache: only the model and batch are held
+  const auto before = torch::opencl::memory_stats();
+  std::printf("  before the first step: allocated %.2f MiB (the model and the batch), reserved %.2f MiB in %lld segments\n",
+              static_cast<double>(before.allocated_bytes) / (1 << 20), static_cast<double>(before.reserved_bytes) / (1 << 20),
+              static_cast<long long>(before.segments));
+  const auto report = [](const char* what, const torch::opencl::DeviceMemoryStats& from,
+                         const torch::opencl::DeviceMemoryStats& to) {
+    const int64_t allocations = to.allocations - from.allocations, hits = to.cache_hits - from.cache_hits;
+    std::printf("  %-26s %5lld allocations, %5lld from the cache (%5.1f%%), %lld new segments (clCreateBuffer)\n", what,
+                static_cast<long long>(allocations), static_cast<long long>(hits),
+                allocations > 0 ? 100.0 * static_cast<double>(hits) / static_cast<double>(allocations) : 0.0,
+                static_cast<long long>(to.segments - from.segments));
+  };
+  step();
+  torch::opencl::synchronize();
+  const auto first = torch::opencl::memory_stats();
+  report("first step", before, first);
+  torch::opencl::reset_peak_memory_stats();
+  const auto second_start = torch::opencl::memory_stats();
+  step();
+  torch::opencl::synchronize();
+  const auto second = torch::opencl::memory_stats();
+  report("second step", second_start, second);
+  for (int i = 0; i < 8; ++i) step();
+  torch::opencl::synchronize();
+  const auto tenth = torch::opencl::memory_stats();
+  report("steps 3 to 10", second, tenth);
+  std::printf("  parameters %.1f KiB (and as much again in gradients); during a step: peak allocated %.2f MiB, "
+              "reserved %.2f MiB in %lld segments\n",
+              static_cast<double>(parameter_bytes) / 1024, static_cast<double>(second.peak_allocated_bytes) / (1 << 20),
+              static_cast<double>(second.reserved_bytes) / (1 << 20), static_cast<long long>(second.segments));
+  std::printf("  between steps: allocated %.2f MiB; waiting blocks %lld\n",
+              static_cast<double>(tenth.allocated_bytes) / (1 << 20), static_cast<long long>(tenth.waiting_blocks));
+  const double device_ms = device_best_ms(5, step);
+  // The same step on the CPU (module 17's kernels, every thread), same model and batch.
+  torch::manual_seed(22);
+  torch::nn::Sequential cpu_model = make_lenet();
+  torch::optim::SGD cpu_sgd(cpu_model->parameters(), torch::optim::SGDOptions(0.01));
+  const torch::Tensor cpu_images = images.cpu(), cpu_labels = labels.cpu();
+  const double cpu_ms = best_ms(5, [&] {
+    cpu_sgd.zero_grad();
+    torch::nn::functional::cross_entropy(cpu_model->forward(cpu_images), cpu_labels).backward();
+    cpu_sgd.step();
+  });
+  std::printf("  one step: %.2f ms on the device, %.2f ms on the CPU (module 17, %d threads)\n", device_ms, cpu_ms,
+              torch::get_num_threads());
+  torch::opencl::empty_cache();
+  const auto emptied = torch::opencl::memory_stats();
+  std::printf("  after empty_cache(): reserved %.2f MiB in %lld segments (the model's tensors stay)\n",
+              static_cast<double>(emptied.reserved_bytes) / (1 << 20), static_cast<long long>(emptied.segments));
+}
+
+void lesson_22() {
+  const auto started = std::chrono::steady_clock::now();
+  if (!torch::opencl::is_available()) {
+    std::printf("lesson 22: not measured: no OpenCL device (install one: Debian's pocl-opencl-icd runs OpenCL on the CPU; "
+                "check with `clinfo -l`)\n");
+    return;
+  }
+  const tinytorch::opencl::DeviceInfo& info = tinytorch::opencl::device_info();
+  lesson_22_device(info);
+  lesson_22_latencies();
+  lesson_22_allocator();
+  lesson_22_transfers();
+  lesson_22_bandwidth();
+  lesson_22_gemm(info);
+  std::printf("\n  (lesson 22's figures took %.0f s)\n", seconds_since(started));
+}
+
 // Lesson 08's figure: the lesson's own example (a 64-32-10 MLP, SGD with momentum 0.9, cosine annealing over
 // 20 epochs, gradients clipped to norm 1) trained with the Trainer on TinyDigits, batches of 32, early stopping
 // after 3 epochs without a better validation loss; its History drawn as the SVG the lesson shows.
@@ -1014,6 +1346,8 @@ int run_lesson(const std::string& lesson, const std::vector<std::string>& files,
     lesson_18();
   } else if (lesson == "21") {
     lesson_21(files);
+  } else if (lesson == "22") {
+    lesson_22();
   } else {
     std::fprintf(stderr, "error: no figures for lesson '%s'\n%s\n", lesson.c_str(), usage.c_str());
     return 2;
@@ -1024,7 +1358,7 @@ int run_lesson(const std::string& lesson, const std::vector<std::string>& files,
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::string usage = "usage: lesson_figures NN [files...] (NN: 08, 10, 11, 12, 14, 17, 18 or 21)";
+  const std::string usage = "usage: lesson_figures NN [files...] (NN: 08, 10, 11, 12, 14, 17, 18, 21 or 22)";
   if (argc < 2) {
     std::fprintf(stderr, "%s\n", usage.c_str());
     return 2;

@@ -38,6 +38,21 @@ KV_CACHE_SPEEDUP_TARGET = 5.0  # kv_cache_generate_256: cached generation vs rec
 MILESTONE_TARGET_SECONDS = 10.0  # milestones 01-03 together
 MILESTONE_04_PART1_TARGET_SECONDS = 5.0  # the TinyDigits CNN, on the reference
 MILESTONE_05_TARGET_SECONDS = 60.0  # milestone 05 parts 1 and 2 together, on the reference
+# A quiet machine: a 1-minute load average at most this much per core. Above it the device goals are
+# "not judged" (the table's header says so for the rest); scripts/device-check uses the same rule.
+QUIET_LOAD_PER_CORE = 0.5
+
+# The device cases (module 22, OpenCL) against what the device itself gives: bench_opencl's case, the
+# rate compared (ours / the device's own, higher is better) and the goal, at least this fraction.
+# device_lenet5_step compares with the CPU's lenet5_step instead (bench_tinytorch, same thread count).
+DEVICE_BASELINES = {
+    "device_add_16M": ("copy_buffer_64MiB", "gb_per_s", 0.70),
+    "device_mm_256": ("sgemm_256", "gflops", None),
+    "device_mm_512": ("sgemm_512", "gflops", None),
+    "device_mm_1024": ("sgemm_1024", "gflops", 0.80),
+    "device_gemm_tiled_1024": ("sgemm_1024", "gflops", 0.50),
+    "device_launch_add_1": ("launch_empty_kernel", None, None),
+}
 
 
 def target_for(case, threads, baseline_kind):
@@ -65,6 +80,10 @@ def load_average():
         return os.getloadavg()[0]
     except OSError:
         return None
+
+
+def quiet_load_limit():
+    return QUIET_LOAD_PER_CORE * (os.cpu_count() or 1)
 
 
 def machine_info(env):
@@ -204,6 +223,22 @@ def tito_cases(tito, source_dir, build_dir, quick, log, wanted=None):
     return results
 
 
+def device_baseline_rows(opencl, quick, log):
+    """bench_opencl's figures for the device the device cases run on, by case (run once, with --json), or
+    the reason there are none."""
+    if not opencl.exists():
+        return f"{opencl} is not built (needs libclblast-dev: apt-get install libclblast-dev, then rerun scripts/bench)"
+    log("bench_opencl --json (the device's own figures for the device cases)")
+    done = subprocess.run([str(opencl), "--json"] + (["--quick"] if quick else []), capture_output=True, text=True)
+    try:
+        document = json.loads(done.stdout)
+    except json.JSONDecodeError:
+        return f"bench_opencl exit {done.returncode}: {done.stderr.strip()[-300:]}"
+    if "unavailable" in document:
+        return f"bench_opencl: {document['unavailable']}"
+    return {row["case"]: row for row in document.get("results", []) if "case" in row}
+
+
 def format_time(us):
     if us is None:
         return "-"
@@ -212,6 +247,25 @@ def format_time(us):
     if us >= 1e3:
         return f"{us / 1e3:.2f} ms"
     return f"{us:.2f} us"
+
+
+def device_verdict(row, base, quick, load):
+    """A device case against the device's own figure: the ratio of rates (higher is better) and its goal,
+    judged only on a quiet machine and never with --quick."""
+    _, rate, at_least = DEVICE_BASELINES[row["case"]]
+    if rate is None or not row.get(rate) or not base.get(rate):
+        return {}
+    ratio = row[rate] / base[rate]
+    verdict = None
+    if at_least is not None:
+        if quick:
+            verdict = "not judged: --quick"
+        elif load is not None and load > quiet_load_limit():
+            verdict = f"not judged: load {load:.2f}"
+        else:
+            verdict = "met" if ratio >= at_least else "missed"
+    return {"rate": rate, "rate_ratio": ratio, "target_rate_ratio": at_least, "verdict": verdict,
+            "meets_target": None if verdict not in ("met", "missed") else verdict == "met"}
 
 
 def main():
@@ -271,13 +325,30 @@ def main():
 
     info = machine_info(environment)
     results = []
+    device_rows = None  # bench_opencl's figures, measured once, before the first device case
     for name, what in cases:
         baseline_kinds = {kind for _, kind, binary, _ in baselines if name in {c for c, _ in list_cases(binary)}}
         for threads in thread_counts:
             if name.startswith("matmul_naive") and threads != 1:
                 continue  # the triple loop is single-threaded
+            if name.startswith("device_") and threads != max(thread_counts):
+                continue  # the device's threads are its driver's: once, with the CPU baseline's most threads
             log(f"{name} threads={threads}")
             rows = run_program(framework, name, threads, args.quick, environment)
+            if name == "device_lenet5_step":
+                for row in run_program(framework, "lenet5_step", threads, args.quick, environment):
+                    row.update(case=name, impl="tinytorch (CPU)", baseline="tinytorch on the CPU (lenet5_step)")
+                    rows.append(row)
+            elif name in DEVICE_BASELINES:
+                if device_rows is None:
+                    device_rows = device_baseline_rows(bench_dir / "bench_opencl", args.quick, log)
+                base_case = DEVICE_BASELINES[name][0]
+                if isinstance(device_rows, str):
+                    rows.append({"case": name, "impl": "opencl", "baseline": f"opencl {base_case}",
+                                 "unavailable": device_rows})
+                elif base_case in device_rows:
+                    rows.append(dict(device_rows[base_case], case=name, baseline=f"opencl {base_case} (bench_opencl)",
+                                     baseline_case=base_case))
             for label, kind, binary, env in baselines:
                 if kind in baseline_kinds:
                     for row in run_program(binary, name, threads, args.quick, env):
@@ -314,10 +385,13 @@ def main():
                 continue
             ratio = row["median_us"] / base["median_us"]
             target = target_for(row["case"], row["threads"], base["impl"])
-            comparisons.append({"case": row["case"], "threads": row["threads"], "baseline": base["baseline"],
-                                "tinytorch_us": row["median_us"], "baseline_us": base["median_us"],
-                                "time_ratio": ratio, "target_time_ratio": target,
-                                "meets_target": None if target is None else ratio <= target})
+            comparison = {"case": row["case"], "threads": row["threads"], "baseline": base["baseline"],
+                          "tinytorch_us": row["median_us"], "baseline_us": base["median_us"],
+                          "time_ratio": ratio, "target_time_ratio": target,
+                          "meets_target": None if target is None else ratio <= target}
+            if row["case"] in DEVICE_BASELINES:
+                comparison.update(device_verdict(row, base, args.quick, info["load_average_1min_at_start"]))
+            comparisons.append(comparison)
 
     # Case 7's target: the required parts of milestones 01-03 (the TinyDigits and synthetic-data
     # ones), each run on its own after its build; optional parts need a dataset package.
@@ -349,7 +423,8 @@ def main():
                 if "median_us" in base:
                     emit(f"{'':<43}  {base['baseline']:<62} {format_time(base['median_us']):>10}")
             continue
-        gflops = f"{row['gflops']:.1f}" if "gflops" in row and name.startswith("matmul") else ""
+        shows_gflops = name.startswith(("matmul", "device_mm", "device_gemm"))
+        gflops = f"{row['gflops']:.1f}" if "gflops" in row and shows_gflops else ""
         if not bases:
             emit(f"{name:<18} {threads:>3}  {format_time(row['median_us']):>10} {gflops:>8}  {'(no baseline)':<62}")
         for i, base in enumerate(bases):
@@ -357,12 +432,23 @@ def main():
             if "median_us" not in base:
                 emit(f"{left}  {base['baseline']:<62} {base.get('unavailable', '')}")
                 continue
-            base_gflops = f"{base['gflops']:.1f}" if "gflops" in base and name.startswith("matmul") else ""
+            base_gflops = f"{base['gflops']:.1f}" if "gflops" in base and shows_gflops else ""
             ratio = row["median_us"] / base["median_us"]
             target = target_for(name, threads, base["impl"])
             verdict = "" if target is None else f"<= {target:g} {'ok' if ratio <= target else 'MISSED'}"
             emit(f"{left}  {base['baseline']:<62} {format_time(base['median_us']):>10} {base_gflops:>8} "
                  f"{ratio:>6.2f}  {verdict}")
+        for comparison in comparisons:
+            if comparison["case"] == name and comparison["threads"] == threads and "rate_ratio" in comparison:
+                goal = comparison["target_rate_ratio"]
+                emit(f"{'':<23}{comparison['rate']} against the device's own: {comparison['rate_ratio']:.2f}"
+                     + (f" (goal >= {goal:g}: {comparison['verdict']})" if goal is not None else ""))
+        if "device_alloc_hit_rate" in row:
+            hit_rate = row["device_alloc_hit_rate"]
+            emit(f"{'':<23}device allocator: "
+                 + ("no allocations" if hit_rate is None else f"hit rate {hit_rate:.3f}") + ", peak "
+                 f"{row['device_alloc_peak_bytes'] / 1024:.0f} KiB, reserved {row['device_alloc_reserved_bytes'] / 1024:.0f} KiB"
+                 f"; device {row.get('device')}" + (f", {row['gb_per_s']:.2f} GB/s" if "gb_per_s" in row else ""))
         if "speedup_vs_recompute" in row:
             speedup = row["speedup_vs_recompute"]
             emit(f"{'':<23}speed-up over recomputing the context: {speedup:.1f}x "

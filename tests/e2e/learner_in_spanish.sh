@@ -130,7 +130,7 @@ expect "Activaciones"
 expect "Perceptrón"
 reject "completed"
 run 0 "$TITO" module status
-expect "1/21"
+expect "1/22"
 reject "modules completed"
 
 step "milestone list"

@@ -25,16 +25,16 @@ run 0 "$TITO" init
 expect "already a TinyTorch workspace"
 cd workspace
 
-step "module list: 21 modules, 01 ready, the others locked or not yet available"
+step "module list: 22 modules, 01 ready, the others locked or not yet available"
 run 0 "$TITO" module list
-[[ $(grep -cE '^[0-9]{2} ' "$OUT") == 21 ]] || fail "expected 21 module rows"
+[[ $(grep -cE '^[0-9]{2} ' "$OUT") == 22 ]] || fail "expected 22 module rows"
 grep -qE '^01 .*ready$' "$OUT" || fail "01 should be ready"
-[[ $(grep -E '^(0[2-9]|1[0-9]|2[01]) ' "$OUT" | grep -cE '(locked|not yet available)$') == 20 ]] || fail "02-21 should be locked"
+[[ $(grep -E '^(0[2-9]|1[0-9]|2[0-2]) ' "$OUT" | grep -cE '(locked|not yet available)$') == 21 ]] || fail "02-22 should be locked"
 run 0 "$TITO" module list --json
 python3 -c '
 import json, sys
 modules = json.load(open(sys.argv[1]))
-assert len(modules) == 21, len(modules)
+assert len(modules) == 22, len(modules)
 assert modules[0]["number"] == "01" and modules[0]["state"] == "ready", modules[0]
 assert all(m["state"] in ("locked", "not yet available") for m in modules[1:])
 assert all({"number", "title", "tier", "prerequisites", "state"} <= set(m) for m in modules)
@@ -103,13 +103,13 @@ assert re.match(r"[0-9a-f]{64}$", m["fingerprint"]), m
 
 step "module status shows it"
 run 0 "$TITO" module status
-expect "1/21 modules completed"
+expect "1/22 modules completed"
 grep -qE '^01 +Tensor +completed' "$OUT" || fail "01 not shown as completed"
 run 0 "$TITO" module status --json
 python3 -c '
 import json, sys
 s = json.load(open(sys.argv[1]))
-assert s["completed"] == 1 and s["total"] == 21
+assert s["completed"] == 1 and s["total"] == 22
 assert s["modules"][0]["state"] == "completed"
 ' "$OUT" || fail "module status --json"
 

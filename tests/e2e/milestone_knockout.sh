@@ -33,9 +33,15 @@ no_findings() {
 }
 # caught ROW GATES WHY: the table's row for ROW ("01/1   02 sigmoid-exp-x-overflows") names GATES.
 caught() { grep -q "^$1 .*$2" <<<"$out" || fail "$3" "$out"; }
+# The studies below share one build folder (--keep): each run slot keeps its learner objects from one study
+# to the next, so a study compiles only the files that differ from its slot's last run (the variant's file,
+# and the one the previous run changed back), as the runs within one study always did, instead of every
+# reference file of every module its parts use, once per slot and study (about 280 compiles in all).
+# What each run builds and links is still the reference with exactly one file varied.
+kept=(--keep "$scratch/knockout-build")
 
 echo "== milestones 01 and 02 with every variant of modules 01-03"
-run_tito 0 instructor knockout 01 02 --jobs 2
+run_tito 0 instructor knockout 01 02 --jobs 2 "${kept[@]}"
 no_findings "knockout 01 02"
 expect "$out" "01/1   reference" "knockout 01 02"
 expect "$out" "01/1   02 sigmoid-exp-x-overflows" "knockout 01 02"
@@ -44,16 +50,16 @@ caught "01/1   03 bias-left-at-zero" "init_bound_error" "the initialisation prob
 caught "02/1   01 transpose-keeps-strides" "accuracy, forward_max_error" "every failing gate should be named (accuracy and forward_max_error)"
 
 echo "== milestone 04 part 1 with module 09's variants"
-run_tito 0 instructor knockout 04 --part 1 --modules 09 --jobs 2
+run_tito 0 instructor knockout 04 --part 1 --modules 09 --jobs 2 "${kept[@]}"
 no_findings "knockout 04 --part 1 --modules 09"
 
 echo "== milestone 03 part 1 (XOR) with module 03's variants"
-run_tito 0 instructor knockout 03 --part 1 --modules 03 --jobs 2
+run_tito 0 instructor knockout 03 --part 1 --modules 03 --jobs 2 "${kept[@]}"
 no_findings "knockout 03 --part 1 --modules 03"
 caught "03/1   03 bias-left-at-zero" "init_bound_error" "the initialisation probe did not catch a bias left at zero in milestone 03 part 1"
 
 echo "== milestone 03 part 2 with a variant for each probe of its modules 02, 03 and 07"
-run_tito 0 instructor knockout 03 --part 2 --jobs 2 \
+run_tito 0 instructor knockout 03 --part 2 --jobs 2 "${kept[@]}" \
   --variants forward-forgets-bias,bias-left-at-zero,log-softmax-as-log-of-softmax,adam-eps-inside-sqrt,update-keeps-gradients,clip-before-averaging
 no_findings "knockout 03 --part 2"
 expect "$out" "6 variant runs: 6 caught by a gate" "knockout 03 --part 2"
@@ -67,7 +73,7 @@ echo "== milestone 05 part 1 with the module 12 variants that reach it, and an e
 # Part 1 trains three models (5-30 s a run); module 12's other 8 variants leave its measurements exactly
 # as the reference's (nn::MultiheadAttention scales q itself and passes a float mask), as the full study
 # shows, so CI runs the four that change what part 1 computes, then three that its probes catch.
-run_tito 0 instructor knockout 05 --part 1 --jobs 2 \
+run_tito 0 instructor knockout 05 --part 1 --jobs 2 "${kept[@]}" \
   --variants softmax-over-queries,float-mask-ignored,split-heads-batch-and-length-swapped,merge-heads-without-permute,backward-assigns-instead-of-adding,layer-norm-backward-forgets-weight,layer-norm-unbiased-variance
 no_findings "knockout 05 --part 1 (module 12)"
 expect "$out" "7 variant runs: 7 caught by a gate" "knockout 05 --part 1 (module 12)"
@@ -76,7 +82,7 @@ caught "05/1   13 layer-norm-backward-forgets-weight" "layer_norm_error" "the La
 caught "05/1   12 softmax-over-queries" "attention_row_sum_error, causality_max_change" "a softmax over the queries must fail the row-sum and causality probes"
 
 echo "== milestone 06 part 1 with a variant for each probe it gained"
-run_tito 0 instructor knockout 06 --part 1 --jobs 2 \
+run_tito 0 instructor knockout 06 --part 1 --jobs 2 "${kept[@]}" \
   --variants log-softmax-as-log-of-softmax,init-bound-without-sqrt,cross-entropy-softmax-over-batch,random-sampler-never-reshuffles,adam-eps-inside-sqrt,peak-one-chain,per-channel-wrong-axis,prunes-largest,ikj-keeps-old-c,column-sum-overwrites,welch-pooled-variance,pareto-ignores-goal
 no_findings "knockout 06 --part 1"
 expect "$out" "12 variant runs: 12 caught by a gate" "knockout 06 --part 1"
@@ -85,7 +91,7 @@ caught "06/1   15 per-channel-wrong-axis" "quantized_linear_error" "the Quantize
 caught "06/1   16 prunes-largest" "pruning_rank_overlap" "the pruning probe did not catch pruning the largest weights in milestone 06"
 
 echo "== milestone 06 part 2 with the variants its GPT, greedy and cache-size probes catch"
-run_tito 0 instructor knockout 06 --part 2 --jobs 2 \
+run_tito 0 instructor knockout 06 --part 2 --jobs 2 "${kept[@]}" \
   --variants scores-not-scaled,split-heads-interleaved,layer-norm-unbiased-variance,mlp-relu,generate-first-position,memory-counts-keys-only,bias-left-at-zero
 no_findings "knockout 06 --part 2"
 expect "$out" "7 variant runs: 7 caught by a gate" "knockout 06 --part 2"

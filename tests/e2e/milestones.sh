@@ -84,7 +84,7 @@ PY
 grep -q "<svg" milestones/01_perceptron/decision_boundary.svg || fail "milestone 01 drew no SVG"
 grep -q "<svg" milestones/02_xor/xor_best_line.svg || fail "milestone 02 drew no SVG"
 out=$("$TITO" milestone status)
-expect "$out" "Milestones passed: 2/6" "milestone status"
+expect "$out" "Milestones passed: 2/7" "milestone status"
 expect "$out" "01 (Perceptron, 1958)  passed" "milestone status"
 
 echo "== --reference after a pass still records nothing"

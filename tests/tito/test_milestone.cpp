@@ -169,6 +169,7 @@ TEST_CASE("the repository's milestones resolve by number, name and alias", "[mil
   CHECK(resolve_milestone(milestones, "cnn").id == "04");
   CHECK(resolve_milestone(milestones, "transformer").id == "05");
   CHECK(resolve_milestone(milestones, "mlperf").id == "06");
+  CHECK(resolve_milestone(milestones, "kernels").id == "07");
   try {
     resolve_milestone(milestones, "lstm");
     FAIL("an unknown milestone was accepted");
@@ -177,7 +178,7 @@ TEST_CASE("the repository's milestones resolve by number, name and alias", "[mil
     CHECK(error.problem().find("01 perceptron") != std::string::npos);
     CHECK(error.fix() == "tito milestone list");
   }
-  CHECK_THROWS_AS(resolve_milestone(milestones, "7"), UserError);
+  CHECK_THROWS_AS(resolve_milestone(milestones, "99"), UserError);
 }
 
 TEST_CASE("milestones 01 and 02 are written, with their gates", "[milestone]") {
@@ -740,6 +741,25 @@ TEST_CASE("the knockout table names each variant's failing gates and counts the 
   CHECK_THAT(table, Catch::Contains("attention_row_sum_error, causality_max_change"));
   CHECK_THAT(table, Catch::Contains("4 variant runs: 2 caught by a gate, 1 pass every gate (findings: add a probe to "
                                     "the gate), 1 without effect on the part"));
+}
+
+TEST_CASE("milestone 07 part 1 is written: module 17's kernels against their definitions, errors gated as allclose",
+          "[milestone]") {
+  const auto milestones = load_milestones(TITO_SOURCE_DIR);
+  const Milestone& kernels = resolve_milestone(milestones, "7");
+  CHECK(kernels.id == "07");
+  CHECK(kernels.year == 2024);
+  CHECK(kernels.implemented());
+  CHECK_FALSE(kernels.story.empty());
+  REQUIRE(kernels.part(1) != nullptr);
+  const MilestonePart& part = *kernels.part(1);
+  CHECK(part.required);
+  CHECK(part.required_modules ==
+        std::vector<std::string>{"01", "02", "03", "04", "05", "06", "07", "08", "09", "17"});
+  // The errors are allclose's share of its tolerance (<= 1); the GEMM's speed-up is gated as milestone 06 gates it.
+  CHECK(part.describe_gates() ==
+        "matmul_error <= 1 and gemm_writes_outside_c <= 0 and conv_error <= 1 and conv_backward_error <= 1 and "
+        "adjoint_error <= 1e-05 and gelu_error <= 1 and elementwise_error <= 1 and matmul_speedup >= 5");
 }
 
 TEST_CASE("optional parts say how long they take; a negative duration is a mistake in the file", "[milestone]") {

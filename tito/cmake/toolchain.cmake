@@ -28,7 +28,7 @@ else()
   endif()
 endif()
 list(APPEND tito_cxx_flags -Wall -Wextra -Wno-unused-parameter)
-set(tito_link_flags -pthread -lz)  # -lz: the MNIST reader in tinytorch_given uses zlib
+set(tito_link_flags -pthread -lz -lOpenCL)  # -lz: the MNIST reader in tinytorch_given uses zlib; OpenCL: module 22
 # Link flags that belong to one module: keep the objects nothing names (module 06's engine
 # registration; framework/CMakeLists.txt). tito adds them only when the module is part of the build.
 get_property(tito_module_keep_symbols GLOBAL PROPERTY TINYTORCH_MODULE_KEEP_SYMBOLS)
@@ -154,13 +154,29 @@ foreach(index RANGE ${tito_last_module})
     RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/curriculum LINKER_LANGUAGE CXX)
   set_property(GLOBAL APPEND PROPERTY TINYTORCH_CURRICULUM_REFERENCE_PROGRAMS curriculum_${number}_reference)
   if(TINYTORCH_BUILD_TESTS)
-    add_test(NAME curriculum_${number}_reference COMMAND curriculum_${number}_reference)
-    # Modules with cases tagged [threads] (module 17's threaded GEMM) run under the ThreadSanitizer leg too.
+    # A module whose tests need an OpenCL device (module 22) runs only where one exists, and is reported
+    # skipped elsewhere (label needs_opencl: scripts/test --require needs_opencl insists that it ran).
+    set(needs_opencl FALSE)
+    foreach(test ${module_tests})
+      file(STRINGS ${PROJECT_SOURCE_DIR}/${test} opencl_cases REGEX "REQUIRE_OPENCL_DEVICE\\(\\)")
+      if(opencl_cases)
+        set(needs_opencl TRUE)
+      endif()
+    endforeach()
     set(labels sanitize)
+    if(needs_opencl)
+      add_test(NAME curriculum_${number}_reference
+               COMMAND ${PROJECT_SOURCE_DIR}/tests/run_if_opencl.sh $<TARGET_FILE:curriculum_${number}_reference>)
+      set_tests_properties(curriculum_${number}_reference PROPERTIES SKIP_RETURN_CODE 77)
+      list(APPEND labels needs_opencl)
+    else()
+      add_test(NAME curriculum_${number}_reference COMMAND curriculum_${number}_reference)
+    endif()
+    # Modules with cases tagged [threads] (module 17's threaded GEMM) run under the ThreadSanitizer leg too.
     foreach(test ${module_tests})
       file(STRINGS ${PROJECT_SOURCE_DIR}/${test} threaded_cases REGEX "\\[threads\\]")
       if(threaded_cases)
-        set(labels "sanitize;threads")
+        list(APPEND labels threads)
         set_property(GLOBAL APPEND PROPERTY TINYTORCH_THREADED_REFERENCE_PROGRAMS curriculum_${number}_reference)
       endif()
     endforeach()

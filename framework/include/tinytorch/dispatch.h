@@ -31,6 +31,9 @@
 #include <initializer_list>
 #include <memory>
 #include <optional>
+#include <string>
+#include <typeinfo>
+#include <vector>
 
 #include "tinytorch/derivative.h"
 #include "tinytorch/tensor.h"
@@ -215,6 +218,60 @@ inline void record_in_place_op(const OpHandle& op, std::initializer_list<Tensor>
   if (detail::registered_op_observer != nullptr) {
     detail::registered_op_observer->on_op(op, ArrayRef<Tensor>(inputs.begin(), inputs.size()), ArrayRef<Tensor>(&self, 1));
   }
+}
+
+// ---- Device kernels (module 22) ----
+//
+// An op's CPU kernel is the code at its kernel point (binary_kernel for + - * /, copy_same_shape for
+// copies, the matrix product's, the convolution's, ...). Where the op also has a kernel for a device,
+// that kernel is declared under the op's LibTorch name and the device type:
+//     const RegisterDeviceKernel<Tensor(const Tensor&, const Tensor&)> mm_opencl("mm", DeviceType::OPENCL, &mm_on_device);
+// (22_gpu_kernels/device_ops.cpp declares OpenCL's, made of the learner's kernels), and the kernel
+// point asks for it when a tensor is on a device:
+//     if (on_device(self, mat2)) return device_kernel<Tensor(const Tensor&, const Tensor&)>("mm", self, mat2)(self, mat2);
+// The op records itself for autograd after either kernel, the same way, so a backward made of ops
+// runs on the device too. An op without a kernel for the device throws LibTorch's "Could not run
+// 'aten::mm' with arguments from the 'OpenCL' backend" naming the op and the device: nothing is
+// copied to the CPU behind the caller's back (tensor.cpu() does that when asked).
+using AnyDeviceKernel = void (*)();
+void register_device_kernel(const char* op_name, DeviceType type, AnyDeviceKernel kernel,
+                            const std::type_info& signature);
+// The kernel registered for (op_name, type), or nullptr; a kernel registered with another signature throws.
+AnyDeviceKernel find_device_kernel(const char* op_name, DeviceType type, const std::type_info& signature);
+[[noreturn]] void throw_no_device_kernel(const char* op_name, const Device& device);
+// The names of the ops with a kernel for `type`, sorted (what the error and the lesson list).
+std::vector<std::string> ops_with_device_kernels(DeviceType type);
+
+template <typename Signature>
+struct RegisterDeviceKernel {
+  RegisterDeviceKernel(const char* op_name, DeviceType type, Signature* kernel) {
+    register_device_kernel(op_name, type, reinterpret_cast<AnyDeviceKernel>(kernel), typeid(Signature));
+  }
+};
+
+// True when a defined tensor among `tensors` is not on the CPU.
+template <typename... Tensors>
+bool on_device(const Tensors&... tensors) {
+  return (... || (tensors.defined() && !tensors.is_cpu()));
+}
+
+// The device an op on `tensors` runs on: the one device they share, where a CPU tensor of 0 dims (a
+// number, such as the 2 of x * 2) goes with any device, as in LibTorch; two devices throw LibTorch's
+// "Expected all tensors to be on the same device, but found at least two devices, opencl:0 and cpu!".
+Device common_device(const char* op_name, std::initializer_list<const Tensor*> tensors);
+
+// The kernel of `op_name` for `device` (a factory's: empty(..., device)), or LibTorch's error.
+template <typename Signature>
+Signature* device_kernel_on(const char* op_name, const Device& device) {
+  AnyDeviceKernel kernel = find_device_kernel(op_name, device.type(), typeid(Signature));
+  if (kernel == nullptr) throw_no_device_kernel(op_name, device);
+  return reinterpret_cast<Signature*>(kernel);
+}
+
+// The kernel of `op_name` for the device `tensors` are on.
+template <typename Signature, typename... Tensors>
+Signature* device_kernel(const char* op_name, const Tensors&... tensors) {
+  return device_kernel_on<Signature>(op_name, common_device(op_name, {&tensors...}));
 }
 
 }  // namespace tinytorch

@@ -12,6 +12,24 @@
 #include "tinytorch/factories.h"
 #include "tinytorch/tensor.h"
 
+namespace tinytorch {
+namespace detail {
+// The name of the kernel running on this thread, set by the TT_DISPATCH_* macros for the scope of their
+// lambda: what TensorImpl::data() names when a CPU kernel meets a tensor on a device (module 22).
+extern thread_local const char* current_kernel_name;
+class KernelNameScope {
+ public:
+  explicit KernelNameScope(const char* name) : previous_(current_kernel_name) { current_kernel_name = name; }
+  ~KernelNameScope() { current_kernel_name = previous_; }
+  KernelNameScope(const KernelNameScope&) = delete;
+  KernelNameScope& operator=(const KernelNameScope&) = delete;
+
+ private:
+  const char* previous_;
+};
+}  // namespace detail
+}  // namespace tinytorch
+
 // TT_DISPATCH_ALL_TYPES(dtype, "name", [&] { ... scalar_t ... }) runs the lambda with `scalar_t`
 // set to the C++ type of `dtype` (float, double, int64_t or bool), like LibTorch's AT_DISPATCH_*.
 // The _NUMERIC variant refuses kBool and the _FLOATING variant everything but kFloat and kDouble,
@@ -26,7 +44,7 @@
                                                     ::tinytorch::toString(TYPE), "'"))
 
 #define TT_DISPATCH_ALL_TYPES(TYPE, NAME, ...)          \
-  [&] {                                                 \
+  [&] { ::tinytorch::detail::KernelNameScope tt_kernel_name_scope_(NAME); \
     switch (TYPE) {                                     \
       TT_DISPATCH_CASE_(Bool, bool, __VA_ARGS__)        \
       TT_DISPATCH_CASE_(Long, int64_t, __VA_ARGS__)     \
@@ -42,7 +60,7 @@
 // for what must work on any plain tensor (copies and conversions, fill, printing, item, gathers).
 // Arithmetic dispatches over the computation types instead (detail::computation_type).
 #define TT_DISPATCH_STORAGE_TYPES(TYPE, NAME, ...)      \
-  [&] {                                                 \
+  [&] { ::tinytorch::detail::KernelNameScope tt_kernel_name_scope_(NAME); \
     switch (TYPE) {                                     \
       TT_DISPATCH_CASE_(Bool, bool, __VA_ARGS__)        \
       TT_DISPATCH_CASE_(Byte, uint8_t, __VA_ARGS__)     \
@@ -61,7 +79,7 @@
   }()
 
 #define TT_DISPATCH_NUMERIC_TYPES(TYPE, NAME, ...)      \
-  [&] {                                                 \
+  [&] { ::tinytorch::detail::KernelNameScope tt_kernel_name_scope_(NAME); \
     switch (TYPE) {                                     \
       TT_DISPATCH_CASE_(Long, int64_t, __VA_ARGS__)     \
       TT_DISPATCH_CASE_(Float, float, __VA_ARGS__)      \
@@ -74,7 +92,7 @@
 
 // The plain integer types that hold quantized codes (module 15): scalar_t is uint8_t, int8_t or int32_t.
 #define TT_DISPATCH_CODE_TYPES(TYPE, NAME, ...)         \
-  [&] {                                                 \
+  [&] { ::tinytorch::detail::KernelNameScope tt_kernel_name_scope_(NAME); \
     switch (TYPE) {                                     \
       TT_DISPATCH_CASE_(Byte, uint8_t, __VA_ARGS__)     \
       TT_DISPATCH_CASE_(Char, int8_t, __VA_ARGS__)      \
@@ -86,7 +104,7 @@
   }()
 
 #define TT_DISPATCH_FLOATING_TYPES(TYPE, NAME, ...)     \
-  [&] {                                                 \
+  [&] { ::tinytorch::detail::KernelNameScope tt_kernel_name_scope_(NAME); \
     switch (TYPE) {                                     \
       TT_DISPATCH_CASE_(Float, float, __VA_ARGS__)      \
       TT_DISPATCH_CASE_(Double, double, __VA_ARGS__)    \

@@ -119,14 +119,29 @@ class Tensor {
   Tensor to(TypeMeta dtype, bool non_blocking = false, bool copy = false) const {
     return to(dtype.toScalarType(), non_blocking, copy);
   }
-  // Devices (tinytorch/device.h): tensors live on the CPU; asking for CUDA fails as a CPU-only LibTorch does.
-  Device device() const { return Device(DeviceType::CPU); }
-  bool is_cpu() const { return true; }
+  // Devices (tinytorch/device.h): tensors live on the CPU or, from module 22, on an OpenCL device; asking
+  // for CUDA fails as a LibTorch without CUDA does. is_opencl() is ours (LibTorch has no OpenCL backend).
+  Device device() const;
+  bool is_cpu() const { return device_type() == DeviceType::CPU; }
   bool is_cuda() const { return false; }
+  bool is_opencl() const { return device_type() == DeviceType::OPENCL; }
+  DeviceType device_type() const;
+  // LibTorch's: the device index, -1 on the CPU.
+  int64_t get_device() const;
+  // The other backends' queries, false here as in a LibTorch built without them.
+  bool is_hip() const { return false; }
+  bool is_xpu() const { return false; }
+  bool is_mps() const { return false; }
+  bool is_meta() const { return false; }
+  bool is_vulkan() const { return false; }
+  // Page-locked host memory (module 22): a copy from it to a device can be queued and left to run
+  // (to(device, non_blocking=true)). pin_memory() needs a device, as in LibTorch.
+  bool is_pinned(std::optional<Device> device = std::nullopt) const;
+  Tensor pin_memory(std::optional<Device> device = std::nullopt) const;
   Tensor to(Device device, ScalarType dtype, bool non_blocking = false, bool copy = false) const;
   Tensor to(Device device, bool non_blocking = false, bool copy = false) const;
   Tensor to(const TensorOptions& options, bool non_blocking = false, bool copy = false) const;
-  Tensor cpu() const { return *this; }
+  Tensor cpu() const;  // this tensor where it is on the CPU, else a copy on the CPU
   Tensor cuda() const;
   Tensor clone() const;
   Tensor contiguous() const;

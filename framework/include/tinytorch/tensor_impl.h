@@ -14,12 +14,15 @@
 namespace tinytorch {
 
 // A block of bytes and how to free it. Owned blocks come from allocate(); from_blob() wraps
-// caller memory with the caller's deleter (or none).
+// caller memory with the caller's deleter (or none). On a device (module 22) `data` is not an address
+// the CPU may read but the device allocator's handle of the block (opencl::DeviceBlock*): device
+// kernels reach it through opencl::buffer_of(tensor), and a CPU kernel that asks a device tensor for
+// its data_ptr() gets an error naming the op and the device instead of a pointer.
 class StorageImpl {
  public:
   using Deleter = std::function<void(void*)>;
-  StorageImpl(void* data, size_t nbytes, Deleter deleter)
-      : data_(data), nbytes_(nbytes), deleter_(std::move(deleter)) {}
+  StorageImpl(void* data, size_t nbytes, Deleter deleter, Device device = Device(DeviceType::CPU))
+      : data_(data), nbytes_(nbytes), deleter_(std::move(deleter)), device_(device) {}
   ~StorageImpl() {
     if (deleter_) deleter_(data_);
   }
@@ -32,11 +35,13 @@ class StorageImpl {
 
   void* data() const { return data_; }
   size_t nbytes() const { return nbytes_; }
+  const Device& device() const { return device_; }
 
  private:
   void* data_;
   size_t nbytes_;
   Deleter deleter_;
+  Device device_;
 };
 
 // What makes a quantized tensor's codes numbers again (module 15): the scheme and its parameters.
@@ -65,8 +70,11 @@ class TensorImpl {
   ScalarType dtype() const { return dtype_; }
   const Storage& storage() const { return storage_; }
   bool is_contiguous() const { return is_contiguous_; }
-  // Address of the tensor's first element (storage data + offset * element size).
+  // Address of the tensor's first element (storage data + offset * element size). A tensor on a
+  // device has none the CPU may use: asking throws LibTorch's "Could not run ... with arguments from
+  // the 'OpenCL' backend" for the op that asked (the name its dtype dispatch gave, TT_DISPATCH_*).
   void* data() const;
+  DeviceType device_type() const;
 
   // A number wrapped into a 0-dim tensor for `t + 2`: it takes part in type promotion only as a
   // number (PyTorch's "wrapped number"), so int tensor + 2.5 is float32, not float64.

@@ -1,6 +1,7 @@
 #pragma once
 // TensorOptions: the builder passed to factories, `torch::zeros({2}, torch::dtype(torch::kLong))`.
-// TinyTorch is CPU-only and strided-only, so a dtype and requires_grad are all it carries.
+// TinyTorch is strided-only, so a dtype, a device (the CPU or, from module 22, an OpenCL device) and
+// requires_grad are all it carries.
 #include <optional>
 
 #include "tinytorch/device.h"
@@ -13,8 +14,8 @@ class TensorOptions {
   TensorOptions() = default;
   TensorOptions(ScalarType dtype) : dtype_(dtype) {}  // NOLINT: implicit, `zeros({2}, kLong)`
   TensorOptions(TypeMeta dtype) : dtype_(dtype.toScalarType()) {}  // NOLINT
-  // A device alone, as LibTorch's TensorOptions(torch::kCPU): checked, then nothing to keep.
-  TensorOptions(Device device) { check_device_is_cpu(device); }           // NOLINT
+  // A device alone, as LibTorch's TensorOptions(torch::kCPU): checked (CUDA fails as in a LibTorch without it).
+  TensorOptions(Device device) : device_(resolve_device(device)) {}      // NOLINT
   TensorOptions(DeviceType type) : TensorOptions(Device(type)) {}         // NOLINT
 
   // Builders return a modified copy, as LibTorch's do.
@@ -34,13 +35,16 @@ class TensorOptions {
     return copy;
   }
 
-  // CPU-only: any device is accepted as LibTorch spells it, a CUDA one fails as a CPU-only LibTorch does.
+  // The CPU, or an OpenCL device where one is present; a CUDA one fails as a LibTorch without CUDA does.
   TensorOptions device(Device device) const {
-    check_device_is_cpu(device);
-    return *this;
+    TensorOptions copy = *this;
+    copy.device_ = resolve_device(device);
+    return copy;
   }
   TensorOptions device(DeviceType type, DeviceIndex index = -1) const { return device(Device(type, index)); }
-  Device device() const { return Device(DeviceType::CPU); }
+  Device device() const { return device_.value_or(Device(DeviceType::CPU)); }
+  bool has_device() const { return device_.has_value(); }
+  std::optional<Device> device_opt() const { return device_; }
 
   TypeMeta dtype() const { return TypeMeta(dtype_.value_or(default_dtype())); }
   bool has_dtype() const { return dtype_.has_value(); }
@@ -49,6 +53,7 @@ class TensorOptions {
 
  private:
   std::optional<ScalarType> dtype_;
+  std::optional<Device> device_;
   bool requires_grad_ = false;
 };
 

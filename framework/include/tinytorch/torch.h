@@ -31,6 +31,7 @@
 #include "tinytorch/convolution.h"
 #include "tinytorch/data/data.h"
 #include "tinytorch/device.h"
+#include "tinytorch/device_fallback.h"
 #include "tinytorch/embedding.h"
 #include "tinytorch/dispatch.h"
 #include "tinytorch/errors.h"

@@ -84,6 +84,11 @@ detail::FastArithmetic fast_op(BinaryOp op) {
 // The narrow dtypes compute in int64 or float and convert back: an int8 127 + 1 wraps to -128 on
 // the way back exactly as int8 arithmetic would, and Half rounds once per op as LibTorch's does.
 Tensor binary_kernel(const Tensor& a, const Tensor& b, ScalarType dtype, BinaryOp op) {
+  if (on_device(a, b)) {  // module 22's kernel for the device (tinytorch/dispatch.h)
+    const char* name = op == BinaryOp::Add ? "add" : op == BinaryOp::Sub ? "sub" : op == BinaryOp::Mul ? "mul"
+                     : op == BinaryOp::Div ? "div" : "pow";
+    return device_kernel<Tensor(const Tensor&, const Tensor&, ScalarType)>(name, a, b)(a, b, dtype);
+  }
   const ScalarType compute_type = detail::computation_type(dtype);
   if (compute_type != dtype) return detail::as_dtype(binary_kernel(a, b, compute_type, op), dtype);
   Tensor out = empty(infer_size(a.sizes(), b.sizes()), TensorOptions(dtype));
@@ -192,7 +197,7 @@ bool in_place_fast(Tensor& self, const Tensor& other, const Scalar& alpha, Binar
                    const Tensor& original_self = Tensor()) {
   const auto fast = detail::fast_kernels().binary_in_place;
   // Half and BFloat16 are floating but have no fast loop: they compute in float on the general path.
-  if (fast == nullptr || op == BinaryOp::Pow || isReducedFloatingType(self.scalar_type()) ||
+  if (fast == nullptr || op == BinaryOp::Pow || isReducedFloatingType(self.scalar_type()) || on_device(self, other) ||
       !fast(self, other, alpha, fast_op(op))) {
     return false;
   }

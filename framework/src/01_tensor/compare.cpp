@@ -8,6 +8,7 @@
 #include "internal.h"
 #include "runtime/fast_kernels.h"
 #include "tinytorch/functions.h"
+#include "tinytorch/dispatch.h"
 #include "tinytorch/kernels.h"
 
 namespace tinytorch {
@@ -27,6 +28,11 @@ detail::FastComparison fast_op(CompareOp op) {
 }
 
 Tensor compare(const Tensor& a, const Tensor& b, CompareOp op) {
+  if (on_device(a, b)) {  // module 22's kernel for the device (tinytorch/dispatch.h)
+    const char* name = op == CompareOp::Eq ? "eq" : op == CompareOp::Ne ? "ne" : op == CompareOp::Gt ? "gt"
+                     : op == CompareOp::Lt ? "lt" : op == CompareOp::Ge ? "ge" : "le";
+    return device_kernel<Tensor(const Tensor&, const Tensor&)>(name, a, b)(a, b);
+  }
   // Compare in the promoted type (1 == 1.0 is true), computed as int64 for the narrow integers and
   // float for Half and BFloat16: both hold every value of those types exactly.
   const ScalarType type = detail::computation_type(result_type(a, b));

@@ -86,6 +86,11 @@ void copy_elements(const Tensor& dst, const Tensor& src) {
 }
 
 void copy_same_shape(const Tensor& dst, const Tensor& src) {
+  if (on_device(dst, src)) {  // to, from or on a device: module 22's copies (tinytorch/dispatch.h)
+    const Device device = dst.is_cpu() ? src.device() : dst.device();  // a copy may cross devices
+    device_kernel_on<void(const Tensor&, const Tensor&)>("copy_", device)(dst, src);
+    return;
+  }
   TT_DISPATCH_STORAGE_TYPES(dst.scalar_type(), "copy_", [&] {
     using dst_t = scalar_t;
     TT_DISPATCH_STORAGE_TYPES(src.scalar_type(), "copy_", [&] { copy_elements<dst_t, scalar_t>(dst, src); });
@@ -149,6 +154,10 @@ ScalarType computation_type(ScalarType dtype) {
 }  // namespace detail
 
 void detail::fill_contiguous_with(const Tensor& t, const Scalar& value) {
+  if (on_device(t)) {
+    device_kernel<void(const Tensor&, const Scalar&)>("fill_", t)(t, value);
+    return;
+  }
   TT_DISPATCH_STORAGE_TYPES(t.scalar_type(), "fill_", [&] {
     const scalar_t converted = value.isIntegral(true) ? static_cast<scalar_t>(value.toLong())
                                                       : detail::convert<scalar_t>(value.toDouble());
@@ -172,7 +181,7 @@ Tensor native::to_dtype(const Tensor& self, ScalarType dtype) { return detail::a
 
 Tensor detail::as_contiguous(const Tensor& t, ScalarType dtype) {
   if (t.scalar_type() == dtype && t.is_contiguous()) return t;
-  Tensor result = empty(t.sizes(), TensorOptions(dtype));
+  Tensor result = empty(t.sizes(), TensorOptions(dtype).device(t.device()));
   copy_into(result, t);
   return result;
 }
@@ -209,6 +218,7 @@ const RegisterDerivative copy_derivative("copy_", {
 
 Tensor empty_like(const Tensor& self, TensorOptions options) {
   ScalarType dtype = options.dtype_opt().value_or(self.scalar_type());
+  if (!options.has_device() && !self.is_cpu()) options = options.device(self.device());
   if (self.dim() > 0 && is_non_overlapping_and_dense(self) && !self.is_contiguous()) {
     return empty_strided(self.sizes(), self.strides(), options.dtype(dtype));
   }

@@ -3,6 +3,7 @@
 
 #include "internal.h"
 #include "tinytorch/from_blob.h"
+#include "tinytorch/dispatch.h"
 #include "tinytorch/kernels.h"
 
 namespace tinytorch {
@@ -46,6 +47,12 @@ Tensor empty_strided(IntArrayRef size, IntArrayRef stride, TensorOptions options
   // The storage must reach the farthest element: 1 + sum((size - 1) * stride).
   int64_t extent = product(size) == 0 ? 0 : 1;
   for (size_t d = 0; d < size.size() && extent > 0; ++d) extent += (size[d] - 1) * stride[d];
+  if (!options.device().is_cpu()) {  // device memory comes from the device's caching allocator (module 22)
+    Tensor block = device_kernel_on<Tensor(int64_t, ScalarType, const Device&)>("empty", options.device())(
+        extent, dtype, options.device());
+    Tensor t(std::make_shared<TensorImpl>(block.storage(), dtype, size.vec(), stride.vec(), 0));
+    return finish(t, options);
+  }
   auto storage = Storage(StorageImpl::allocate(static_cast<size_t>(extent * elementSize(dtype))));
   Tensor t(std::make_shared<TensorImpl>(storage, dtype, size.vec(), stride.vec(), 0));
   return finish(t, options);

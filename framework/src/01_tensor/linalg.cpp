@@ -35,7 +35,8 @@ Tensor in_computation_type(const Tensor& a, const Tensor& b, Product product) {
 
 Tensor Tensor::mm(const Tensor& mat2) const {
   if (dim() == 2 && mat2.dim() == 2) check_same_dtype(*this, mat2, "addmm_impl_cpu_");
-  Tensor result = in_computation_type(*this, mat2, [](const Tensor& a, const Tensor& b) {
+  Tensor result = on_device(*this, mat2) ? device_kernel<Tensor(const Tensor&, const Tensor&)>("mm", *this, mat2)(*this, mat2)
+                                         : in_computation_type(*this, mat2, [](const Tensor& a, const Tensor& b) {
     const auto fast_mm = detail::fast_kernels().mm;  // module 17's GEMM, in builds that have it
     Tensor product = fast_mm != nullptr ? fast_mm(a, b) : Tensor();
     return product.defined() ? product : native::mm(a, b);
@@ -47,7 +48,8 @@ Tensor Tensor::mm(const Tensor& mat2) const {
 
 Tensor Tensor::bmm(const Tensor& mat2) const {
   if (dim() == 3 && mat2.dim() == 3) check_same_dtype(*this, mat2, "bmm");
-  Tensor result = in_computation_type(*this, mat2, [](const Tensor& a, const Tensor& b) {
+  Tensor result = on_device(*this, mat2) ? device_kernel<Tensor(const Tensor&, const Tensor&)>("bmm", *this, mat2)(*this, mat2)
+                                         : in_computation_type(*this, mat2, [](const Tensor& a, const Tensor& b) {
     const auto fast_bmm = detail::fast_kernels().bmm;
     Tensor product = fast_bmm != nullptr ? fast_bmm(a, b) : Tensor();
     return product.defined() ? product : native::bmm(a, b);

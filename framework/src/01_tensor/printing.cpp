@@ -157,7 +157,9 @@ std::ostream& print(std::ostream& out, const Tensor& t, int64_t linesize) {
   if (!t.defined()) return out << "[ Tensor (undefined) ]";
   // Every dtype prints through doubles, as in LibTorch (bools as 0 and 1; quantized tensors as the
   // real numbers their codes stand for).
-  const Tensor values = detail::as_contiguous(t.is_quantized() ? t.dequantize() : t, kDouble);
+  // A device tensor prints its values copied back to the CPU, as LibTorch's does; the footer keeps its type.
+  const Tensor host = t.is_cpu() ? t : t.cpu();
+  const Tensor values = detail::as_contiguous(host.is_quantized() ? host.dequantize() : host, kDouble);
   const double* data = static_cast<const double*>(values.data_ptr());
   if (t.dim() == 0) {
     out << std::defaultfloat << data[0] << std::endl;

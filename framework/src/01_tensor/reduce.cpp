@@ -86,7 +86,13 @@ Tensor Tensor::sum(IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtyp
   const ScalarType out_dtype = sum_dtype(*this, dtype);
   // Module 17's, in builds that have it; it sums the computation types only.
   const auto fast_sum = detail::computation_type(out_dtype) == out_dtype ? detail::fast_kernels().sum : nullptr;
-  Tensor result = fast_sum != nullptr ? fast_sum(*this, dims, keepdim, out_dtype) : Tensor();
+  Tensor result;
+  if (on_device(*this)) {  // module 22's kernel for the device (tinytorch/dispatch.h)
+    result = device_kernel<Tensor(const Tensor&, const std::vector<int64_t>&, bool, ScalarType)>("sum", *this)(
+        *this, dims, keepdim, out_dtype);
+  } else if (fast_sum != nullptr) {
+    result = fast_sum(*this, dims, keepdim, out_dtype);
+  }
   if (!result.defined()) result = sum_in_computation_type(*this, dims, keepdim, out_dtype);
   static OpHandle sum_dim_intlist_op("sum.dim_IntList");
   record_op(sum_dim_intlist_op, {*this}, {result}, reduction_attributes(dims, keepdim));
@@ -109,7 +115,16 @@ Tensor Tensor::sum(std::optional<ScalarType> dtype) const {
 Tensor Tensor::mean(IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) const {
   const ScalarType out_dtype = mean_dtype(*this, dtype);
   const std::vector<int64_t> dims = reduction_dims(*this, dim);
-  Tensor result = mean_in_computation_type(*this, dims, keepdim, out_dtype);
+  Tensor result;
+  if (on_device(*this)) {  // the device's sum, divided by the count: LibTorch's mean is sum / n too
+    NoGradGuard one_record;
+    int64_t count = 1;
+    for (int64_t d : dims) count *= size(d);
+    if (dims.empty()) count = numel();
+    result = sum(dims, keepdim, out_dtype).div(static_cast<double>(count));
+  } else {
+    result = mean_in_computation_type(*this, dims, keepdim, out_dtype);
+  }
   static OpHandle mean_dim_op("mean.dim");
   record_op(mean_dim_op, {*this}, {result}, reduction_attributes(dims, keepdim));
   return result;

@@ -42,7 +42,22 @@ TensorImpl::TensorImpl(Storage storage, ScalarType dtype, std::vector<int64_t> s
   if (numel_ == 0) is_contiguous_ = true;
 }
 
+namespace detail {
+thread_local const char* current_kernel_name = nullptr;
+}  // namespace detail
+
+DeviceType TensorImpl::device_type() const {
+  const StorageImpl* storage = storage_.unsafeGetStorageImpl();
+  return storage == nullptr ? DeviceType::CPU : storage->device().type();
+}
+
 void* TensorImpl::data() const {
+  const StorageImpl* storage = storage_.unsafeGetStorageImpl();
+  if (storage != nullptr && !storage->device().is_cpu()) {
+    // A CPU kernel met a device tensor: its op has no kernel for the device (tinytorch/dispatch.h).
+    const char* op = detail::current_kernel_name;
+    throw_no_device_kernel(op != nullptr ? op : "an op without a device kernel", storage->device());
+  }
   return static_cast<char*>(storage_.data()) + storage_offset_ * elementSize(dtype_);
 }
 
@@ -107,7 +122,36 @@ int64_t Tensor::numel() const { return impl_of(*this).numel(); }
 int64_t Tensor::storage_offset() const { return impl_of(*this).storage_offset(); }
 ScalarType Tensor::scalar_type() const { return impl_of(*this).dtype(); }
 TypeMeta Tensor::dtype() const { return TypeMeta(scalar_type()); }
-TensorOptions Tensor::options() const { return TensorOptions(scalar_type()); }
+TensorOptions Tensor::options() const {
+  const TensorOptions options(scalar_type());
+  return is_cpu() ? options : options.device(device());
+}
+// CPU for an undefined tensor: is_cpu() was always true before devices existed, and callers rely on it.
+DeviceType Tensor::device_type() const { return defined() ? impl_of(*this).device_type() : DeviceType::CPU; }
+int64_t Tensor::get_device() const { return is_cpu() ? -1 : device().index(); }
+
+// Module 22 declares both (a device's pinned host memory); without it nothing is pinned.
+bool Tensor::is_pinned(std::optional<Device> device) const {
+  if (!is_cpu() || numel() == 0) return false;
+  AnyDeviceKernel found =
+      find_device_kernel("is_pinned", DeviceType::OPENCL, typeid(bool(const Tensor&, std::optional<Device>)));
+  return found != nullptr && reinterpret_cast<bool (*)(const Tensor&, std::optional<Device>)>(found)(*this, device);
+}
+
+Tensor Tensor::pin_memory(std::optional<Device> device) const {
+  TT_CHECK(is_cpu(), "cannot pin '", toString(), "' only dense CPU tensors can be pinned");
+  AnyDeviceKernel found =
+      find_device_kernel("pin_memory", DeviceType::OPENCL, typeid(Tensor(const Tensor&, std::optional<Device>)));
+  // LibTorch's message where no accelerator exists.
+  TT_CHECK(found != nullptr && opencl::is_available(),
+           "Cannot access accelerator device when none is available. (pin_memory needs an OpenCL device and module 22)");
+  return reinterpret_cast<Tensor (*)(const Tensor&, std::optional<Device>)>(found)(*this, device);
+}
+
+Device Tensor::device() const {
+  const StorageImpl* storage = impl_of(*this).storage().unsafeGetStorageImpl();
+  return storage == nullptr ? Device(DeviceType::CPU) : storage->device();
+}
 bool Tensor::is_contiguous() const { return impl_of(*this).is_contiguous(); }
 const Storage& Tensor::storage() const { return impl_of(*this).storage(); }
 bool Tensor::is_alias_of(const Tensor& other) const { return storage().is_alias_of(other.storage()); }
@@ -126,11 +170,13 @@ int64_t Tensor::stride(int64_t dim) const {
 }
 
 std::string Tensor::toString() const {
+  if (is_opencl()) return "OpenCL" + std::string(tinytorch::toString(scalar_type())) + "Type";
   return std::string(is_quantized() ? "QuantizedCPU" : "CPU") + tinytorch::toString(scalar_type()) + "Type";
 }
 
 Scalar Tensor::item() const {
   TT_CHECK(numel() == 1, "a Tensor with ", numel(), " elements cannot be converted to Scalar");
+  if (!is_cpu()) return cpu().item();  // LibTorch's item() of a device tensor copies the one element back
   const void* p = data_ptr();
   switch (scalar_type()) {
     case kBool: return Scalar(*static_cast<const bool*>(p));

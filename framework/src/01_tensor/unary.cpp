@@ -24,6 +24,7 @@ const char* half_unsupported_kernel(const char* name) {
 
 template <typename Fn>
 Tensor map_elements(const Tensor& self, ScalarType dtype, const char* name, Fn fn) {
+  if (on_device(self)) return device_kernel<Tensor(const Tensor&, ScalarType)>(name, self)(self, dtype);
   if (dtype == kHalf) {
     const char* kernel = half_unsupported_kernel(name);
     TT_CHECK(kernel == nullptr, "\"", kernel, "\" not implemented for 'Half'");

@@ -126,7 +126,8 @@ Tensor gelu_backward_exact(const Tensor& grad, const Tensor& x) {
 
 Tensor relu(const Tensor& self) {
   TT_CHECK(self.scalar_type() != kBool, "Boolean inputs not supported for relu");
-  Tensor result = native::relu(detail::as_contiguous(self, self.scalar_type()));
+  Tensor result = on_device(self) ? device_kernel<Tensor(const Tensor&, ScalarType)>("relu", self)(self, self.scalar_type())
+                                  : native::relu(detail::as_contiguous(self, self.scalar_type()));
   static OpHandle relu_op("relu");
   record_op(relu_op, {self}, {result});
   return result;
@@ -160,7 +161,9 @@ const RegisterDerivative leaky_relu_derivative("leaky_relu", {
 }  // namespace
 
 Tensor sigmoid(const Tensor& self) {
-  Tensor result = native::sigmoid(detail::as_contiguous(self, floating_result(self)));
+  Tensor result = on_device(self)
+                      ? device_kernel<Tensor(const Tensor&, ScalarType)>("sigmoid", self)(self, floating_result(self))
+                      : native::sigmoid(detail::as_contiguous(self, floating_result(self)));
   static OpHandle sigmoid_op("sigmoid");
   record_op(sigmoid_op, {self}, {result});
   return result;
@@ -177,7 +180,9 @@ const RegisterDerivative sigmoid_derivative("sigmoid", {
 }  // namespace
 
 Tensor tanh(const Tensor& self) {
-  Tensor result = native::tanh(detail::as_contiguous(self, floating_result(self)));
+  Tensor result = on_device(self)
+                      ? device_kernel<Tensor(const Tensor&, ScalarType)>("tanh", self)(self, floating_result(self))
+                      : native::tanh(detail::as_contiguous(self, floating_result(self)));
   static OpHandle tanh_op("tanh");
   record_op(tanh_op, {self}, {result});
   return result;
@@ -228,8 +233,10 @@ const RegisterDerivative gelu_derivative("gelu", {
 }  // namespace
 
 Tensor softmax(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
-  Tensor result = softmax_like(self, dim, dtype, "softmax_lastdim_kernel_impl",
-                               [](const Tensor& input, int64_t d) { return native::softmax(input, d); });
+  Tensor result = on_device(self) ? device_kernel<Tensor(const Tensor&, int64_t, std::optional<ScalarType>)>(
+                                        "softmax", self)(self, maybe_wrap_dim(dim, self.dim()), dtype)
+                                  : softmax_like(self, dim, dtype, "softmax_lastdim_kernel_impl",
+                                                 [](const Tensor& input, int64_t d) { return native::softmax(input, d); });
   OpAttributes attributes;
   attributes.dim = maybe_wrap_dim(dim, self.dim());
   attributes.dtype = dtype;
@@ -249,8 +256,12 @@ const RegisterDerivative softmax_derivative("softmax", {
 }  // namespace
 
 Tensor log_softmax(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
-  Tensor result = softmax_like(self, dim, dtype, "log_softmax_lastdim_kernel_impl",
-                               [](const Tensor& input, int64_t d) { return native::log_softmax(input, d); });
+  Tensor result =
+      on_device(self)
+          ? device_kernel<Tensor(const Tensor&, int64_t, std::optional<ScalarType>)>("log_softmax", self)(
+                self, maybe_wrap_dim(dim, self.dim()), dtype)
+          : softmax_like(self, dim, dtype, "log_softmax_lastdim_kernel_impl",
+                         [](const Tensor& input, int64_t d) { return native::log_softmax(input, d); });
   OpAttributes attributes;
   attributes.dim = maybe_wrap_dim(dim, self.dim());
   attributes.dtype = dtype;

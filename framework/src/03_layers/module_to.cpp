@@ -9,9 +9,9 @@ namespace {
 // LibTorch's `tensor.set_data(tensor.to(dtype))`: the same Tensor (and every handle to it: an
 // optimizer's, a member's) now holds the converted values; its autograd state (requires_grad,
 // grad) stays as it was.
-void convert_in_place(const Tensor& tensor, ScalarType dtype) {
-  if (!tensor.defined() || tensor.scalar_type() == dtype) return;
-  Tensor converted = tensor.detach().to(dtype);
+void convert_in_place(const Tensor& tensor, const Device& device, ScalarType dtype) {
+  if (!tensor.defined() || (tensor.scalar_type() == dtype && tensor.device() == device)) return;
+  Tensor converted = tensor.detach().to(device, dtype);
   TensorImpl* impl = tensor.unsafeGetTensorImpl();
   auto autograd_meta = impl->autograd_meta();
   *impl = *converted.unsafeGetTensorImpl();
@@ -35,14 +35,29 @@ void assign_data(const Tensor& target, const Tensor& source) {
 }  // namespace detail
 
 void Module::to(Device device, ScalarType dtype, bool /*non_blocking*/) {
-  check_device_is_cpu(device);
-  for (const Tensor& parameter : parameters()) convert_in_place(parameter, dtype);
-  for (const Tensor& buffer : buffers()) convert_in_place(buffer, dtype);
+  const Device target = resolve_device(device);
+  for (const Tensor& parameter : parameters()) {
+    convert_in_place(parameter, target, dtype);
+    // LibTorch moves a parameter's gradient with it.
+    if (parameter.grad().defined()) convert_in_place(parameter.grad(), target, dtype);
+  }
+  for (const Tensor& buffer : buffers()) convert_in_place(buffer, target, dtype);
 }
 
-void Module::to(ScalarType dtype, bool non_blocking) { to(Device(DeviceType::CPU), dtype, non_blocking); }
+void Module::to(ScalarType dtype, bool /*non_blocking*/) {
+  for (const Tensor& parameter : parameters()) convert_in_place(parameter, parameter.device(), dtype);
+  for (const Tensor& buffer : buffers()) convert_in_place(buffer, buffer.device(), dtype);
+}
 
-void Module::to(Device device, bool /*non_blocking*/) { check_device_is_cpu(device); }
+// Each tensor keeps its dtype: Module::to(device) moves, it does not convert.
+void Module::to(Device device, bool /*non_blocking*/) {
+  const Device target = resolve_device(device);
+  for (const Tensor& parameter : parameters()) {
+    convert_in_place(parameter, target, parameter.scalar_type());
+    if (parameter.grad().defined()) convert_in_place(parameter.grad(), target, parameter.grad().scalar_type());
+  }
+  for (const Tensor& buffer : buffers()) convert_in_place(buffer, target, buffer.scalar_type());
+}
 
 }  // namespace nn
 }  // namespace tinytorch

@@ -80,8 +80,15 @@ Tensor nll_loss(const Tensor& self, const Tensor& target, const Tensor& weight, 
   check_reduction(reduction);
   check_nll_arguments(self, target, weight);
   const Batched batch = as_batch(self, target);
-  Tensor result = native::nll_loss(batch.input.contiguous(), batch.target.contiguous(),
-                                   prepare_weight(weight, self.scalar_type()), reduction, ignore_index);
+  Tensor result;
+  if (on_device(self, target, weight)) {  // module 22's given gather kernel
+    result = device_kernel<Tensor(const Tensor&, const Tensor&, const Tensor&, int64_t, int64_t)>(
+        "nll_loss", self, target, weight)(batch.input.contiguous(), batch.target.contiguous(), weight, reduction,
+                                          ignore_index);
+  } else {
+    result = native::nll_loss(batch.input.contiguous(), batch.target.contiguous(),
+                              prepare_weight(weight, self.scalar_type()), reduction, ignore_index);
+  }
   result = unbatch(result, batch.unbatched, reduction);
   OpAttributes attributes;  // for module 06's backward: which reduction and which index is ignored
   attributes.dim = reduction;
@@ -122,6 +129,13 @@ const RegisterDerivative nll_loss_derivative("nll_loss", {
       const int64_t ignore_index = ctx.attributes.index;
       const int64_t classes = self_sizes.back();
       const int64_t batch = self_sizes.size() == 2 ? self_sizes[0] : 1;
+      if (on_device(ctx.grad(), ctx.saved(0))) {  // the same gradient from module 22's given kernel
+        return {device_kernel<Tensor(const Tensor&, const Tensor&, const Tensor&, IntArrayRef, int64_t, int64_t)>(
+                    "nll_loss_backward", ctx.grad(), ctx.saved(0), ctx.saved(1))(
+                    ctx.grad(), ctx.saved(0).reshape({batch}).contiguous(), ctx.saved(1), self_sizes, reduction,
+                    ignore_index),
+                Tensor(), Tensor()};
+      }
       const Tensor targets = ctx.saved(0).reshape({batch}).contiguous();
       const Tensor& weight = ctx.saved(1);
       const Tensor weights = weight.defined() ? weight.to(kDouble).contiguous() : Tensor();

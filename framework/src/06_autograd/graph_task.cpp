@@ -84,6 +84,9 @@ void validate_outputs(const Node& node, variable_list& gradients) {
       gradient = sum_to(gradient, metadata.sizes());
     }
     if (gradient.scalar_type() != metadata.scalar_type()) gradient = gradient.to(metadata.scalar_type());
+    // A tensor moved to a device (x.to(device)) gets its gradient back on its own device, as LibTorch's
+    // ToCopyBackward0 returns it.
+    if (gradient.device() != metadata.device()) gradient = gradient.to(metadata.device());
   }
 }
 

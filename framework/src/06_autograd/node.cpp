@@ -97,6 +97,7 @@ InputMetadata::InputMetadata(const Tensor& t) {
     more_sizes_ = sizes.vec();
   }
   scalar_type_ = t.scalar_type();
+  device_ = t.device();
   defined_ = true;
 }
 

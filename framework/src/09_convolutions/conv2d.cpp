@@ -53,6 +53,10 @@ Conv2dGeometry geometry_of(const Tensor& input, const Tensor& weight, const Conv
 }
 
 Tensor conv2d_forward(const Tensor& input, const Tensor& weight, const Tensor& bias, const Conv2dParams& params) {
+  if (on_device(input, weight, bias)) {  // module 22's im2col + GEMM on the device
+    return device_kernel<Tensor(const Tensor&, const Tensor&, const Tensor&, const Conv2dParams&)>(
+        "convolution", input, weight, bias)(input, weight, bias, params);
+  }
   if (const auto fast = detail::fast_kernels().conv2d) return fast(input, weight, bias, params);
   return conv2d_reference(input, weight, bias, params);
 }
@@ -60,6 +64,11 @@ Tensor conv2d_forward(const Tensor& input, const Tensor& weight, const Tensor& b
 std::tuple<Tensor, Tensor, Tensor> conv2d_backward(const Tensor& grad_output, const Tensor& input,
                                                    const Tensor& weight, const Conv2dParams& params,
                                                    const std::array<bool, 3>& output_mask) {
+  if (on_device(grad_output, input, weight)) {
+    return device_kernel<std::tuple<Tensor, Tensor, Tensor>(const Tensor&, const Tensor&, const Tensor&,
+                                                            const Conv2dParams&, const std::array<bool, 3>&)>(
+        "convolution_backward", grad_output, input, weight)(grad_output, input, weight, params, output_mask);
+  }
   if (const auto fast = detail::fast_kernels().conv2d_backward)
     return fast(grad_output, input, weight, params, output_mask);
   return conv2d_backward_reference(grad_output, input, weight, params, output_mask);

@@ -134,10 +134,18 @@ Tensor unbatched_like(const Tensor& result, const Tensor& input) {
 // The kernels a build runs: module 17's (your loops, the batch split between threads) when the build
 // has it, else your loops.
 std::tuple<Tensor, Tensor> max_pool2d_kernel(const Tensor& input, const native::Pool2dGeometry& g) {
+  if (on_device(input)) {
+    return device_kernel<std::tuple<Tensor, Tensor>(const Tensor&, const native::Pool2dGeometry&)>(
+        "max_pool2d_with_indices", input)(input, g);
+  }
   if (const auto fast = detail::fast_kernels().max_pool2d) return fast(input, g);
   return native::max_pool2d_loops(input, g);
 }
 Tensor max_pool2d_backward_kernel(const Tensor& grad_output, const Tensor& indices, const native::Pool2dGeometry& g) {
+  if (on_device(grad_output, indices)) {
+    return device_kernel<Tensor(const Tensor&, const Tensor&, const native::Pool2dGeometry&)>(
+        "max_pool2d_with_indices_backward", grad_output, indices)(grad_output, indices, g);
+  }
   if (const auto fast = detail::fast_kernels().max_pool2d_backward) return fast(grad_output, indices, g);
   return native::max_pool2d_backward_loops(grad_output, indices, g);
 }

@@ -63,6 +63,7 @@ class InputMetadata {
     return dim_ <= kInlineDims ? IntArrayRef(inline_sizes_.data(), dim_) : IntArrayRef(more_sizes_);
   }
   ScalarType scalar_type() const { return scalar_type_; }
+  const Device& device() const { return device_; }
   bool defined() const { return defined_; }  // false for an output that is not a tensor: nothing is checked
 
  private:
@@ -70,6 +71,7 @@ class InputMetadata {
   std::vector<int64_t> more_sizes_;  // the sizes of a tensor of more than kInlineDims dimensions
   size_t dim_ = 0;
   ScalarType scalar_type_ = kFloat;
+  Device device_{DeviceType::CPU};
   bool defined_ = false;
 };
 
