@@ -165,6 +165,7 @@ foreach(index RANGE ${tito_last_module})
     endforeach()
     set(labels sanitize)
     if(needs_opencl)
+      set_property(GLOBAL APPEND PROPERTY TINYTORCH_OPENCL_MODULES ${number})  # tests/CMakeLists.txt reads it
       add_test(NAME curriculum_${number}_reference
                COMMAND ${PROJECT_SOURCE_DIR}/tests/run_if_opencl.sh $<TARGET_FILE:curriculum_${number}_reference>)
       set_tests_properties(curriculum_${number}_reference PROPERTIES SKIP_RETURN_CODE 77)

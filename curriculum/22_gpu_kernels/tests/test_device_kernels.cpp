@@ -31,13 +31,6 @@ using tinytorch::testing::random_tensor;
 namespace cl = tinytorch::opencl;
 namespace native = tinytorch::opencl::native;
 
-#define REQUIRE_OPENCL_DEVICE()                                                                              \
-  do {                                                                                                       \
-    if (!torch::opencl::is_available())                                                                      \
-      FAIL("no OpenCL device on this machine: install an OpenCL driver (Debian: pocl-opencl-icd, which runs " \
-           "OpenCL on the CPU) and check with `clinfo -l`");                                                 \
-  } while (0)
-
 namespace {
 
 const std::vector<int64_t> kRaggedSizes = {1, 7, 17, 65, 129};

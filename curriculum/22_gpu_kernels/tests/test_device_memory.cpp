@@ -37,13 +37,6 @@ namespace cl = tinytorch::opencl;
 namespace native = tinytorch::opencl::native;
 using Allocator = tinytorch::opencl::DeviceCachingAllocator;
 
-#define REQUIRE_OPENCL_DEVICE()                                                                              \
-  do {                                                                                                       \
-    if (!torch::opencl::is_available())                                                                      \
-      FAIL("no OpenCL device on this machine: install an OpenCL driver (Debian: pocl-opencl-icd, which runs " \
-           "OpenCL on the CPU) and check with `clinfo -l`");                                                 \
-  } while (0)
-
 namespace {
 
 constexpr size_t kKiB = 1024, kMiB = 1024 * 1024;

@@ -168,10 +168,6 @@ const char* type_name(ScalarType dtype) {
 // The type an op computes in: long for integer and bool results, float otherwise.
 const char* compute_of(ScalarType dtype) { return dtype == kFloat ? "float" : "long"; }
 
-Tensor device_empty(IntArrayRef sizes, ScalarType dtype, const Device& device) {
-  return empty_on_device(sizes, dtype, device);
-}
-
 // A CPU 0-dim tensor (a number) as a device tensor, so that a kernel reads it like any other input.
 Tensor on(const Tensor& t, const Device& device) {
   if (!t.defined() || t.device() == device) return t;
@@ -189,11 +185,20 @@ void check_float(const Tensor& t, const char* op) {
 
 // ---- empty, copies, fill ----
 
-Tensor empty_kernel(int64_t numel, ScalarType dtype, const Device& device) {
-  return device_empty({numel}, dtype, device);
+// t itself where it is contiguous, else a contiguous copy on its device (the learner's element-wise kernel).
+Tensor contiguous_on_device(const Tensor& t) {
+  if (t.is_contiguous()) return t;
+  Tensor packed = empty_on_device(t.sizes(), t.scalar_type(), t.device());
+  launch_elementwise("a", t, t, packed, 1.0f, compute_of(t.scalar_type()));
+  return packed;
 }
 
-void run_1d(cl_kernel kernel, KernelLaunch& launch, int64_t items, int64_t device_index);
+
+Tensor empty_kernel(int64_t numel, ScalarType dtype, const Device& device) {
+  return empty_on_device({numel}, dtype, device);
+}
+
+void run_1d(KernelLaunch& launch, int64_t items, int64_t device_index);
 
 const char* const kCopySource = R"CLC(
 // dst[i] = src[i] for two views of one shape, each read or written through its own strides: a copy into a
@@ -224,7 +229,7 @@ void copy_into_view(const Tensor& dst, const Tensor& src) {
   TT_CHECK(dst.dim() <= 8, "a copy on ", dst.device().str(), " handles at most 8 dimensions, got ", dst.dim());
   Tensor source = src;
   if (src.scalar_type() != dst.scalar_type()) {
-    source = device_empty(src.sizes(), dst.scalar_type(), dst.device());
+    source = empty_on_device(src.sizes(), dst.scalar_type(), dst.device());
     launch_elementwise("a", src, src, source, 1.0f, compute_of(dst.scalar_type()));
   }
   const int64_t device = index_of(dst.device());
@@ -232,7 +237,7 @@ void copy_into_view(const Tensor& dst, const Tensor& src) {
   KernelLaunch launch(k, device);
   launch.arg(dst).arg(source).arg(dst.sizes().vec()).arg(dst.strides().vec()).arg(source.strides().vec())
       .arg(static_cast<int32_t>(dst.dim())).arg(dst.numel());
-  run_1d(k, launch, dst.numel(), device);
+  run_1d(launch, dst.numel(), device);
 }
 
 // dst <- src, same shape (src may be a broadcast view); either or both on the device.
@@ -262,7 +267,7 @@ void copy_kernel(const Tensor& dst, const Tensor& src) {
     native::copy_host_to_device(host.is_contiguous() ? host : host.contiguous(), dst, /*non_blocking=*/false);
     return;
   }
-  Tensor staged = device_empty(dst.sizes(), dst.scalar_type(), dst.device());
+  Tensor staged = empty_on_device(dst.sizes(), dst.scalar_type(), dst.device());
   native::copy_host_to_device(host.is_contiguous() ? host : host.contiguous(), staged, /*non_blocking=*/false);
   copy_into_view(dst, staged);
 }
@@ -277,10 +282,12 @@ void fill_kernel(const Tensor& t, const Scalar& value) {
 // A number on the CPU (the 2 of x * 2, the lr of an optimizer's update) rides in the kernel's alpha argument
 // instead of being copied to the device first: a copy costs a blocking transfer, the argument nothing.
 // Numbers a float does not hold exactly (an int64 beyond 2^24) take the copy.
-bool as_argument(const Tensor& t) {
-  if (!t.is_cpu() || t.dim() != 0) return false;
+std::optional<float> as_argument(const Tensor& t) {
+  if (!t.is_cpu() || t.dim() != 0) return std::nullopt;
   const double value = t.item<double>();
-  return static_cast<double>(static_cast<float>(value)) == value || t.is_floating_point();
+  const auto narrowed = static_cast<float>(value);
+  if (!t.is_floating_point() && static_cast<double>(narrowed) != value) return std::nullopt;
+  return narrowed;
 }
 
 // `expression` with the one-letter operand `name` replaced by the kernel's alpha argument.
@@ -302,10 +309,11 @@ std::string with_argument(std::string expression, char name) {
 // out = expression(a, b) broadcast, with a CPU number among a and b passed as the alpha argument.
 void launch_with_numbers(const char* expression, const Tensor& a, const Tensor& b, const Tensor& out,
                          const char* compute, const Device& device) {
-  if (as_argument(b) && !as_argument(a)) {
-    launch_elementwise(with_argument(expression, 'b'), a, a, out, static_cast<float>(b.item<double>()), compute);
-  } else if (as_argument(a) && !as_argument(b)) {
-    launch_elementwise(with_argument(expression, 'a'), b, b, out, static_cast<float>(a.item<double>()), compute);
+  const std::optional<float> a_number = as_argument(a), b_number = as_argument(b);
+  if (b_number && !a_number) {
+    launch_elementwise(with_argument(expression, 'b'), a, a, out, *b_number, compute);
+  } else if (a_number && !b_number) {
+    launch_elementwise(with_argument(expression, 'a'), b, b, out, *a_number, compute);
   } else {
     launch_elementwise(expression, on(a, device), on(b, device), out, 1.0f, compute);
   }
@@ -316,7 +324,7 @@ Tensor binary(const Tensor& a, const Tensor& b, ScalarType dtype) {
   TT_CHECK(dtype == kFloat || dtype == kLong, "\"", Expression, "\" on an OpenCL device is implemented for Float ",
            "and Long results, got ", toString(dtype));
   const Device device = device_of(a, b);
-  Tensor out = device_empty(infer_size(a.sizes(), b.sizes()), dtype, device);
+  Tensor out = empty_on_device(infer_size(a.sizes(), b.sizes()), dtype, device);
   if (out.numel() > 0) launch_with_numbers(Expression, a, b, out, compute_of(dtype), device);
   return out;
 }
@@ -330,7 +338,7 @@ template <const char* Expression>
 Tensor compare(const Tensor& a, const Tensor& b) {
   const ScalarType type = promoteTypes(a.scalar_type(), b.scalar_type());
   const Device device = device_of(a, b);
-  Tensor out = device_empty(infer_size(a.sizes(), b.sizes()), kBool, device);
+  Tensor out = empty_on_device(infer_size(a.sizes(), b.sizes()), kBool, device);
   if (out.numel() > 0) launch_with_numbers(Expression, a, b, out, compute_of(type), device);
   return out;
 }
@@ -345,7 +353,7 @@ template <const char* Expression>
 Tensor unary(const Tensor& self, ScalarType dtype) {
   TT_CHECK(dtype == kFloat || dtype == kLong, "\"", Expression, "\" on an OpenCL device is implemented for Float ",
            "and Long results, got ", toString(dtype));
-  Tensor out = device_empty(self.sizes(), dtype, self.device());
+  Tensor out = empty_on_device(self.sizes(), dtype, self.device());
   if (out.numel() > 0) launch_elementwise(Expression, self, self, out, 1.0f, compute_of(dtype));
   return out;
 }
@@ -381,19 +389,14 @@ Tensor sum_kernel(const Tensor& self, const std::vector<int64_t>& dims, bool kee
   for (int64_t d = 0; d < self.dim(); ++d) {
     if (reduced[static_cast<size_t>(d)]) order.push_back(d);
   }
-  Tensor out = device_empty(out_sizes, kFloat, self.device());
+  Tensor out = empty_on_device(out_sizes, kFloat, self.device());
   if (out.numel() == 0) return out;
   if (cols == 0) {
     fill_kernel(out, 0);
     return out;
   }
   // The kept dims first, the reduced ones last: each output is one contiguous row to reduce.
-  Tensor arranged = self.dim() == 0 ? input : input.permute(order);
-  if (!arranged.is_contiguous()) {
-    Tensor packed = device_empty(arranged.sizes(), kFloat, self.device());
-    launch_elementwise("a", arranged, arranged, packed);
-    arranged = packed;
-  }
+  const Tensor arranged = contiguous_on_device(self.dim() == 0 ? input : input.permute(order));
   const Tensor matrix = ::tinytorch::native::make_view(arranged, {rows, cols}, {cols, 1}, arranged.storage_offset());
   const Tensor flat = ::tinytorch::native::make_view(out, {rows}, {1}, out.storage_offset());
   if (rows == 1) {
@@ -413,7 +416,7 @@ Tensor mm_kernel(const Tensor& self, const Tensor& mat2) {
            self.size(1), " and ", mat2.size(0), "x", mat2.size(1), ")");
   check_float(self, "mm");
   check_float(mat2, "mm");
-  Tensor out = device_empty({self.size(0), mat2.size(1)}, kFloat, self.device());
+  Tensor out = empty_on_device({self.size(0), mat2.size(1)}, kFloat, self.device());
   if (out.numel() > 0) native::gemm(self, mat2, out);
   return out;
 }
@@ -426,7 +429,7 @@ Tensor bmm_kernel(const Tensor& self, const Tensor& mat2) {
            mat2.size(1), "].");
   check_float(self, "bmm");
   check_float(mat2, "bmm");
-  Tensor out = device_empty({self.size(0), self.size(1), mat2.size(2)}, kFloat, self.device());
+  Tensor out = empty_on_device({self.size(0), self.size(1), mat2.size(2)}, kFloat, self.device());
   if (out.numel() == 0) return out;
   for (int64_t i = 0; i < self.size(0); ++i) native::gemm(self.select(0, i), mat2.select(0, i), out.select(0, i));
   return out;
@@ -440,24 +443,14 @@ Tensor softmax_kernel(const Tensor& self, int64_t dim, std::optional<ScalarType>
            self.device().str(), " is implemented for Float, got ", toString(dtype.value_or(self.scalar_type())));
   const Tensor input = self.dim() == 0 ? ::tinytorch::native::make_view(self, {1}, {1}, self.storage_offset()) : self;
   const int64_t last = input.dim() - 1;
-  Tensor moved = dim == last ? input : input.transpose(dim, last);
-  if (!moved.is_contiguous()) {
-    Tensor packed = device_empty(moved.sizes(), kFloat, self.device());
-    launch_elementwise("a", moved, moved, packed);
-    moved = packed;
-  }
-  Tensor out = device_empty(moved.sizes(), kFloat, self.device());
+  const Tensor moved = contiguous_on_device(dim == last ? input : input.transpose(dim, last));
+  Tensor out = empty_on_device(moved.sizes(), kFloat, self.device());
   if (out.numel() > 0) {
     const int64_t cols = moved.size(-1), rows = moved.numel() / std::max<int64_t>(cols, 1);
     native::softmax_rows(::tinytorch::native::make_view(moved, {rows, cols}, {cols, 1}, moved.storage_offset()),
                          ::tinytorch::native::make_view(out, {rows, cols}, {cols, 1}, 0), Log);
   }
-  if (dim != last) {
-    const Tensor back = out.transpose(dim, last);
-    Tensor packed = device_empty(back.sizes(), kFloat, self.device());
-    launch_elementwise("a", back, back, packed);
-    out = packed;
-  }
+  if (dim != last) out = contiguous_on_device(out.transpose(dim, last));
   return self.dim() == 0 ? ::tinytorch::native::make_view(out, {}, {}, 0) : out;
 }
 
@@ -482,17 +475,10 @@ native::ConvShape conv_shape(const ::tinytorch::native::Conv2dGeometry& g) {
   return s;
 }
 
-Tensor contiguous_on_device(const Tensor& t) {
-  if (t.is_contiguous()) return t;
-  Tensor packed = device_empty(t.sizes(), t.scalar_type(), t.device());
-  launch_elementwise("a", t, t, packed, 1.0f, compute_of(t.scalar_type()));
-  return packed;
-}
-
 // The columns of `input` (C kh kw, N OH OW).
 Tensor columns_of(const Tensor& input, const ::tinytorch::native::Conv2dGeometry& g) {
   Tensor columns =
-      device_empty({g.channels * g.kernel_h * g.kernel_w, g.batch * g.out_h * g.out_w}, kFloat, input.device());
+      empty_on_device({g.channels * g.kernel_h * g.kernel_w, g.batch * g.out_h * g.out_w}, kFloat, input.device());
   if (columns.numel() > 0) native::im2col(contiguous_on_device(input), conv_shape(g), columns);
   return columns;
 }
@@ -506,7 +492,7 @@ Tensor convolution_kernel(const Tensor& input, const Tensor& weight, const Tenso
            g.groups);
   const int64_t taps = g.channels * g.kernel_h * g.kernel_w, positions = g.out_h * g.out_w;
   const Tensor columns = columns_of(input, g);
-  Tensor product = device_empty({g.out_channels, g.batch * positions}, kFloat, input.device());
+  Tensor product = empty_on_device({g.out_channels, g.batch * positions}, kFloat, input.device());
   if (product.numel() > 0) {
     const Tensor w = contiguous_on_device(weight);
     native::gemm(::tinytorch::native::make_view(w, {g.out_channels, taps}, {taps, 1}, w.storage_offset()), columns, product);
@@ -514,7 +500,7 @@ Tensor convolution_kernel(const Tensor& input, const Tensor& weight, const Tenso
   // (O, N, OH, OW) -> (N, O, OH, OW), adding the bias on the way.
   const Tensor arranged = ::tinytorch::native::make_view(product, {g.batch, g.out_channels, g.out_h, g.out_w},
                                             {positions, g.batch * positions, g.out_w, 1}, 0);
-  Tensor out = device_empty({g.batch, g.out_channels, g.out_h, g.out_w}, kFloat, input.device());
+  Tensor out = empty_on_device({g.batch, g.out_channels, g.out_h, g.out_w}, kFloat, input.device());
   if (out.numel() == 0) return out;
   if (bias.defined()) {
     const Tensor b = ::tinytorch::native::make_view(bias, {1, g.out_channels, 1, 1}, {0, bias.stride(0), 0, 0}, bias.storage_offset());
@@ -536,25 +522,25 @@ std::tuple<Tensor, Tensor, Tensor> convolution_backward_kernel(const Tensor& gra
   const Tensor go = contiguous_on_device(grad_output);
   const Tensor as_product = ::tinytorch::native::make_view(go, {g.out_channels, g.batch, positions},
                                               {positions, g.out_channels * positions, 1}, go.storage_offset());
-  Tensor g2 = device_empty({g.out_channels, g.batch, positions}, kFloat, input.device());
+  Tensor g2 = empty_on_device({g.out_channels, g.batch, positions}, kFloat, input.device());
   if (g2.numel() > 0) launch_elementwise("a", as_product, as_product, g2);
   const Tensor g2_matrix = ::tinytorch::native::make_view(g2, {g.out_channels, g.batch * positions}, {g.batch * positions, 1}, 0);
   Tensor grad_input, grad_weight, grad_bias;
   if (output_mask[1]) {  // dW (O, C kh kw) = g2 @ columns^T
     const Tensor columns = columns_of(input, g);
-    grad_weight = device_empty(weight.sizes(), kFloat, input.device());
+    grad_weight = empty_on_device(weight.sizes(), kFloat, input.device());
     if (grad_weight.numel() > 0) {
       native::gemm(g2_matrix, columns.t(), ::tinytorch::native::make_view(grad_weight, {g.out_channels, taps}, {taps, 1}, 0));
     }
   }
   if (output_mask[0]) {  // dcolumns (C kh kw, N OH OW) = W^T @ g2, folded back onto the image by col2im
     const Tensor w = contiguous_on_device(weight);
-    Tensor grad_columns = device_empty({taps, g.batch * positions}, kFloat, input.device());
+    Tensor grad_columns = empty_on_device({taps, g.batch * positions}, kFloat, input.device());
     if (grad_columns.numel() > 0) {
       native::gemm(::tinytorch::native::make_view(w, {g.out_channels, taps}, {taps, 1}, w.storage_offset()).t(), g2_matrix,
                    grad_columns);
     }
-    grad_input = device_empty(input.sizes(), kFloat, input.device());
+    grad_input = empty_on_device(input.sizes(), kFloat, input.device());
     fill_kernel(grad_input, 0);
     if (grad_columns.numel() > 0) native::col2im(grad_columns, conv_shape(g), grad_input);
   }
@@ -640,7 +626,7 @@ __kernel void nll_loss_backward(__global float* grad, long grad_offset, __global
 }
 )CLC";
 
-void run_1d(cl_kernel /*kernel*/, KernelLaunch& launch, int64_t items, int64_t device_index) {
+void run_1d(KernelLaunch& launch, int64_t items, int64_t device_index) {
   const native::Geometry1d geometry = native::geometry_1d(items, device_info(device_index));
   launch.run({geometry.global}, {geometry.local});
 }
@@ -649,15 +635,15 @@ std::tuple<Tensor, Tensor> max_pool2d_kernel(const Tensor& input, const ::tinyto
   check_float(input, "max_pool2d");
   const Tensor x = contiguous_on_device(input);
   const int64_t device = index_of(input.device());
-  Tensor out = device_empty({g.batch, g.channels, g.out_h, g.out_w}, kFloat, input.device());
-  Tensor indices = device_empty({g.batch, g.channels, g.out_h, g.out_w}, kLong, input.device());
+  Tensor out = empty_on_device({g.batch, g.channels, g.out_h, g.out_w}, kFloat, input.device());
+  Tensor indices = empty_on_device({g.batch, g.channels, g.out_h, g.out_w}, kLong, input.device());
   if (out.numel() == 0) return {out, indices};
   cl_kernel k = kernel(kGatherSource, "max_pool2d", "", device);
   KernelLaunch launch(k, device);
   launch.arg(out).arg(indices).arg(x).arg(g.batch * g.channels).arg(g.height).arg(g.width).arg(g.out_h)
       .arg(g.out_w).arg(g.kernel_h).arg(g.kernel_w).arg(g.stride_h).arg(g.stride_w).arg(g.pad_h).arg(g.pad_w)
       .arg(g.dilation_h).arg(g.dilation_w);
-  run_1d(k, launch, out.numel(), device);
+  run_1d(launch, out.numel(), device);
   return {out, indices};
 }
 
@@ -665,14 +651,14 @@ Tensor max_pool2d_backward_kernel(const Tensor& grad_output, const Tensor& indic
   const Tensor go = contiguous_on_device(grad_output);
   const Tensor idx = contiguous_on_device(indices);
   const int64_t device = index_of(grad_output.device());
-  Tensor grad_input = device_empty({g.batch, g.channels, g.height, g.width}, kFloat, grad_output.device());
+  Tensor grad_input = empty_on_device({g.batch, g.channels, g.height, g.width}, kFloat, grad_output.device());
   if (grad_input.numel() == 0) return grad_input;
   cl_kernel k = kernel(kGatherSource, "max_pool2d_backward", "", device);
   KernelLaunch launch(k, device);
   launch.arg(grad_input).arg(go).arg(idx).arg(g.batch * g.channels).arg(g.height).arg(g.width).arg(g.out_h)
       .arg(g.out_w).arg(g.kernel_h).arg(g.kernel_w).arg(g.stride_h).arg(g.stride_w).arg(g.pad_h).arg(g.pad_w)
       .arg(g.dilation_h).arg(g.dilation_w);
-  run_1d(k, launch, grad_input.numel(), device);
+  run_1d(launch, grad_input.numel(), device);
   return grad_input;
 }
 
@@ -689,14 +675,14 @@ Tensor nll_loss_kernel(const Tensor& self, const Tensor& target, const Tensor& w
   TT_CHECK(target.scalar_type() == kLong, "expected scalar type Long but found ", toString(target.scalar_type()));
   const int64_t batch = self.size(0), classes = self.size(1);
   const int64_t device = index_of(self.device());
-  Tensor loss = device_empty({batch}, kFloat, self.device());
-  Tensor bad = device_empty({1}, kLong, self.device());  // an int32 flag lives in its first 4 bytes
+  Tensor loss = empty_on_device({batch}, kFloat, self.device());
+  Tensor bad = empty_on_device({1}, kLong, self.device());  // an int32 flag lives in its first 4 bytes
   fill_kernel(bad, 0);
   if (batch > 0) {
     cl_kernel k = kernel(kGatherSource, "nll_loss", "", device);
     KernelLaunch launch(k, device);
     launch.arg(loss).arg(self).arg(target).arg(bad).arg(batch).arg(classes).arg(ignore_index);
-    run_1d(k, launch, batch, device);
+    run_1d(launch, batch, device);
   }
   if (reduction == 0) return loss;
   NoGradGuard no_record;
@@ -718,14 +704,14 @@ Tensor nll_loss_backward_kernel(const Tensor& grad, const Tensor& target, const 
     NoGradGuard no_record;
     divisor = static_cast<float>(target.ne(ignore_index).to(kFloat).sum().item<double>());
   }
-  Tensor result = device_empty({batch, classes}, kFloat, target.device());
+  Tensor result = empty_on_device({batch, classes}, kFloat, target.device());
   const Tensor g = contiguous_on_device(grad.is_cpu() ? grad.to(target.device()) : grad);
   if (result.numel() > 0) {
     cl_kernel k = kernel(kGatherSource, "nll_loss_backward", "", device);
     KernelLaunch launch(k, device);
     launch.arg(result).arg(g).arg(target).arg(batch).arg(classes).arg(ignore_index)
         .arg(static_cast<int64_t>(reduction == 0 ? 1 : 0)).arg(divisor);
-    run_1d(k, launch, result.numel(), device);
+    run_1d(launch, result.numel(), device);
   }
   return self_sizes.size() == 2 ? result : result.reshape(self_sizes);
 }

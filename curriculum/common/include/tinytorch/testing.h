@@ -42,6 +42,16 @@ struct StringMaker<std::vector<int64_t>> {
 // shows that hint instead of the case's. Scoped like Catch2's INFO; the innermost label wins.
 #define LABEL_CHECKS(label) INTERNAL_CATCH_INFO("LABEL_CHECKS", (label))
 
+// First line of a case that needs an OpenCL device (module 22): without one the case fails saying how to get
+// one, never passes. ctest finds the cases that use it and reports their module skipped where clinfo lists
+// no device (tests/run_if_opencl.sh); `tito module test` shows the failure's message.
+#define REQUIRE_OPENCL_DEVICE()                                                                              \
+  do {                                                                                                       \
+    if (!::tinytorch::opencl::is_available())                                                                \
+      FAIL("no OpenCL device on this machine: install an OpenCL driver (Debian: pocl-opencl-icd, which runs " \
+           "OpenCL on the CPU) and check with `clinfo -l`");                                                 \
+  } while (0)
+
 namespace tinytorch {
 namespace testing {
 
