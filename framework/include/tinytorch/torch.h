@@ -128,6 +128,7 @@ using ::tinytorch::kPerChannelSymmetric;
 using ::tinytorch::toString;
 using Device = ::tinytorch::Device;
 using DeviceType = ::tinytorch::DeviceType;
+using ::tinytorch::DeviceTypeName;
 using ::tinytorch::kCPU;
 using ::tinytorch::kCUDA;
 template <typename T>
