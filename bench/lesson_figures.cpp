@@ -27,7 +27,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "harness.h"  // bench::seconds_since
+#include "device_parity.h"  // lesson 22's parity table, shared with tests/framework/test_device_parity.cpp
+#include "harness.h"         // bench::seconds_since
 #include "runtime/fast_kernels.h"
 #include "tinytorch/acceleration_kernels.h"
 #include "tinytorch/device_kernels.h"
@@ -1163,8 +1164,14 @@ void lesson_22_gemm(const tinytorch::opencl::DeviceInfo& info) {
   while (tile > 1 && (tile * tile > info.max_work_group_size ||
                       (!info.max_work_item_sizes.empty() && tile > info.max_work_item_sizes[0])))
     tile /= 2;
-  std::printf("  tile %lld x %lld, register tile %lld outputs a work-item\n", static_cast<long long>(tile),
-              static_cast<long long>(tile), static_cast<long long>(std::min<int64_t>(8, tile)));
+  // The register tile as section 8's rule picks it: WPTM 8 rows by VW columns, VW from the device's
+  // preferred vector width (at least 4), a 4 x 4 group on a CPU device and 16 x 8 on a GPU.
+  int64_t vector_width = 16;
+  while (vector_width > 4 && vector_width > info.preferred_vector_width) vector_width /= 2;
+  std::printf("  tile %lld x %lld; register tile 8 x %lld outputs a work-item (preferred vector width %lld), "
+              "work-groups of %s\n",
+              static_cast<long long>(tile), static_cast<long long>(tile), static_cast<long long>(vector_width),
+              static_cast<long long>(info.preferred_vector_width), info.is_cpu ? "4 x 4 (a CPU device)" : "16 x 8");
   std::printf("  %6s %16s %16s %16s %22s\n", "n", "naive", "tiled", "register-tiled", "CPU (module 17 mm)");
   const std::pair<const char*, dn::GemmKernel> kernels[] = {
       {"naive", dn::GemmKernel::Naive}, {"tiled", dn::GemmKernel::Tiled}, {"register-tiled", dn::GemmKernel::RegisterTiled}};
@@ -1285,6 +1292,49 @@ void lesson_22_allocator() {
               static_cast<double>(emptied.reserved_bytes) / (1 << 20), static_cast<long long>(emptied.segments));
 }
 
+// Section 10, "Parity with the CPU": every op with a device kernel, forward and backward, against the CPU on
+// the same seeded inputs (bench/device_parity.h has the cases and where each tolerance comes from). Printed
+// as the Markdown table the lesson quotes; false when a row is out of tolerance or an op has no row.
+bool lesson_22_parity() {
+  std::printf("\n== Lesson 22, section 10: parity with the CPU, every op with a device kernel (seed %llu; "
+              "eps = 2^-23) ==\n",
+              static_cast<unsigned long long>(device_parity::kSeed));
+  const device_parity::Report report = device_parity::measure(torch::Device("opencl"));
+  const auto number = [](double x) {
+    char text[32];
+    if (x == 0) return std::string("0");
+    std::snprintf(text, sizeof text, "%.1e", x);
+    return std::string(text);
+  };
+  std::printf("  | op | pass | inputs | max abs error | max rel error | relative to | tolerance | from | result |\n");
+  std::printf("  |---|---|---|---|---|---|---|---|---|\n");
+  int failed = 0;
+  for (const device_parity::Row& row : report.rows) {
+    std::string ops;
+    for (size_t start = 0; start < row.op.size();) {  // each op name in backticks
+      const size_t end = std::min(row.op.find(' ', start), row.op.size());
+      ops += (ops.empty() ? "`" : " `") + row.op.substr(start, end - start) + "`";
+      start = end + 1;
+    }
+    char tolerance[64];
+    if (row.tolerance == 0) {
+      std::snprintf(tolerance, sizeof tolerance, "0");
+    } else {
+      std::snprintf(tolerance, sizeof tolerance, "%.3g eps = %.1e", row.tolerance / device_parity::kEps,
+                    row.tolerance);
+    }
+    failed += row.passed() ? 0 : 1;
+    std::printf("  | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", ops.c_str(), row.pass.c_str(), row.inputs.c_str(),
+                number(row.max_abs_error).c_str(), number(row.max_rel_error).c_str(), row.relative_to.c_str(),
+                tolerance, row.reason.c_str(), row.passed() ? "ok" : "**FAILS**");
+  }
+  const auto ops = tinytorch::ops_with_device_kernels(tinytorch::DeviceType::OPENCL);
+  std::printf("\n  %zu rows, %d out of tolerance; %zu ops with an OpenCL kernel, %zu of them without a row%s%s\n",
+              report.rows.size(), failed, ops.size(), report.ops_without_case.size(),
+              report.ops_without_case.empty() ? "" : ": ", device_parity::joined(report.ops_without_case).c_str());
+  return report.passed();
+}
+
 void lesson_22() {
   const auto started = std::chrono::steady_clock::now();
   if (!torch::opencl::is_available()) {
@@ -1299,7 +1349,13 @@ void lesson_22() {
   lesson_22_transfers();
   lesson_22_bandwidth();
   lesson_22_gemm(info);
+  const bool parity = lesson_22_parity();  // last: its allocations and compiles move no figure above
   std::printf("\n  (lesson 22's figures took %.0f s)\n", seconds_since(started));
+  if (!parity) {
+    std::fflush(stdout);  // the table before the error, also when both go to one file
+    throw std::runtime_error("a device result is out of its tolerance against the CPU, or an op with a device kernel "
+                             "has no parity case (the table above; the cases are in bench/device_parity.h)");
+  }
 }
 
 // Lesson 08's figure: the lesson's own example (a 64-32-10 MLP, SGD with momentum 0.9, cosine annealing over

@@ -46,11 +46,15 @@ QUIET_LOAD_PER_CORE = 0.5
 # rate compared (ours / the device's own, higher is better) and the goal, at least this fraction.
 # device_lenet5_step compares with the CPU's lenet5_step instead (bench_tinytorch, same thread count).
 DEVICE_BASELINES = {
-    "device_add_16M": ("copy_buffer_64MiB", "gb_per_s", 0.70),
+    # The device's copy bandwidth is a copy kernel's: pocl's clEnqueueCopyBuffer (copy_buffer_64MiB) is a memcpy
+    # on one core and reaches about half of it.
+    "device_add_16M": ("copy_kernel_float4_64MiB", "gb_per_s", 0.70),
     "device_mm_256": ("sgemm_256", "gflops", None),
     "device_mm_512": ("sgemm_512", "gflops", None),
     "device_mm_1024": ("sgemm_1024", "gflops", 0.80),
-    "device_gemm_tiled_1024": ("sgemm_1024", "gflops", 0.50),
+    # The tiled kernel of section 7 is a step on the way, reported without a goal: the GEMM goals are the
+    # register-tiled kernel's (section 8, what torch::mm runs), the reference's 0.80 above and a learner's 0.50.
+    "device_gemm_tiled_1024": ("sgemm_1024", "gflops", None),
     "device_launch_add_1": ("launch_empty_kernel", None, None),
 }
 

@@ -1,12 +1,14 @@
 // Device tensors (module 22's given mechanism): device strings and types as LibTorch spells them, moving
 // tensors and modules, the error an op without a device kernel gives, mixing devices, autograd through
-// device ops, printing, pinned memory and the explicit CPU fallback. The cases tagged [needs_opencl] need an
-// OpenCL device (pocl runs them on the CPU) and are reported skipped without one.
+// device ops, nll_loss's target check on the device, printing, pinned memory and the explicit CPU fallback.
+// The cases tagged [needs_opencl] need an OpenCL device (pocl runs them on the CPU) and are reported skipped
+// without one.
 #include <catch2/catch.hpp>
 
 #include <functional>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <tinytorch/torch.h>
 
@@ -148,6 +150,52 @@ TEST_CASE("ops on the device equal the CPU's, forward and backward", "[device][n
   REQUIRE(leaf.grad().defined());
   CHECK(leaf.grad().is_cpu());
   CHECK(torch::equal(leaf.grad(), torch::full({3}, 2.0)));
+}
+
+TEST_CASE("nll_loss on the device throws the CPU's error for a target out of range, forward and backward",
+          "[device][needs_opencl]") {
+  if (!torch::opencl::is_available()) SKIP_TEST("no OpenCL device: install pocl-opencl-icd (scripts/setup does)");
+  const Device device("opencl");
+  torch::manual_seed(5);
+  const Tensor log_probs = torch::log_softmax(torch::randn({4, 3}), 1);
+  auto loss_message = [&](const Device& on, const std::vector<int64_t>& labels, int64_t ignore_index) {
+    return message_of([&] {
+      torch::nll_loss(log_probs.to(on), torch::tensor(labels, torch::kLong).to(on), {}, torch::Reduction::Mean,
+                      ignore_index);
+    });
+  };
+  // Above, below, and two bad ones: the first in sample order is named, as the CPU's loop names it.
+  for (const auto& labels : {std::vector<int64_t>{0, 3, 1, 2}, std::vector<int64_t>{0, 1, -1, 2},
+                             std::vector<int64_t>{0, 7, 1, -5}}) {
+    const std::string on_cpu = loss_message(Device("cpu"), labels, -100);
+    CHECK_THAT(on_cpu, Catch::StartsWith("Target ") && Catch::EndsWith(" is out of bounds."));
+    CHECK(loss_message(device, labels, -100) == on_cpu);
+  }
+  CHECK(loss_message(device, {0, 7, 1, -5}, -100) == "Target 7 is out of bounds.");
+  // ignore_index, in range or not, is no error, forward or backward, and its samples count for nothing.
+  for (const int64_t ignore_index : {int64_t{-100}, int64_t{1}, int64_t{9}}) {
+    const Tensor labels = torch::tensor({0, ignore_index, 2, ignore_index}, torch::kLong);
+    const Tensor x = log_probs.detach().requires_grad_(true), dx = log_probs.to(device).detach().requires_grad_(true);
+    const Tensor want = torch::nll_loss(x, labels, {}, torch::Reduction::Mean, ignore_index);
+    const Tensor got = torch::nll_loss(dx, labels.to(device), {}, torch::Reduction::Mean, ignore_index);
+    CHECK(max_difference(got, want) < 1e-6);
+    want.backward();
+    got.backward();
+    REQUIRE(dx.grad().defined());
+    CHECK(max_difference(dx.grad(), x.grad()) < 1e-6);
+  }
+  // The backward checks the saved target again: here it was changed in place after the forward.
+  for (const int64_t reduction : {torch::Reduction::None, torch::Reduction::Mean, torch::Reduction::Sum}) {
+    auto backward_message = [&](const Device& on) {
+      const Tensor x = log_probs.to(on).detach().requires_grad_(true);
+      const Tensor labels = torch::tensor({0, 2, 1, 2}, torch::kLong).to(on);
+      const Tensor loss = torch::nll_loss(x, labels, {}, reduction);
+      labels.select(0, 2).fill_(4);
+      return message_of([&] { loss.sum().backward(); });
+    };
+    CHECK(backward_message(Device("cpu")) == "Target 4 is out of bounds.");
+    CHECK(backward_message(device) == "Target 4 is out of bounds.");
+  }
 }
 
 TEST_CASE("a device tensor prints its values; pinned memory and the device allocator's statistics",

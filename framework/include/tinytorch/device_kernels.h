@@ -76,7 +76,7 @@ void softmax_rows(const Tensor& input, const Tensor& out, bool log);
 enum class GemmKernel {
   Naive,        // one work-item per element of C, reading A and B from global memory
   Tiled,        // TILE x TILE tiles of A and B staged in local memory
-  RegisterTiled // the tiled kernel where each work-item keeps a column of WPT sums in registers
+  RegisterTiled // the tiled kernel where each work-item keeps a WPTM x VW block of sums in registers
 };
 extern const char* const kGemmSource;
 

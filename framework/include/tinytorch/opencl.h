@@ -44,6 +44,7 @@ struct DeviceInfo {
   int64_t global_memory_bytes = 0;
   int64_t max_allocation_bytes = 0;   // largest single clCreateBuffer
   int64_t preferred_work_group_multiple = 0;  // a work-group size that is a multiple of this fills the SIMD lanes
+  int64_t preferred_vector_width = 1;  // floats per vector the device prefers (16 with AVX-512, 1 on most GPUs)
   bool is_cpu = false;                // pocl's device is the CPU itself
 };
 

@@ -12,6 +12,8 @@
 // lesson's subject) are given kernels below. Device tensors are kFloat, kLong or kBool.
 #include <array>
 #include <cctype>
+#include <cstring>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -600,27 +602,40 @@ __kernel void max_pool2d_backward(__global float* grad_in, long grad_in_offset, 
   grad_in[grad_in_offset + i] = sum;
 }
 
-// loss[n] = -self[n, target[n]] (0 for an ignored target); a bad target writes NaN and flags it.
+// A target outside 0..classes-1 (and not ignore_index) of sample n raises the flag to batch - n: the flag
+// (the first 4 bytes of a zeroed long, as an int: atomic_max on a long is an extension) ends up naming
+// the first such sample, the one whose target the CPU's loop throws at.
+void flag_bad_target(__global long* flag, long flag_offset, long batch, long n) {
+  atomic_max((volatile __global int*)(flag + flag_offset), (int)(batch - n));
+}
+
+// loss[n] = -self[n, target[n]] (0 for an ignored target); a bad target writes NaN and is flagged.
 __kernel void nll_loss(__global float* loss, long loss_offset, __global const float* self, long self_offset,
-                       __global const long* target, long target_offset, __global int* bad, long bad_offset,
+                       __global const long* target, long target_offset, __global long* flag, long flag_offset,
                        long batch, long classes, long ignore_index) {
   const long n = get_global_id(0);
   if (n >= batch) return;
   const long t = target[target_offset + n];
   if (t == ignore_index) { loss[loss_offset + n] = 0; return; }
-  if (t < 0 || t >= classes) { bad[bad_offset] = 1; loss[loss_offset + n] = NAN; return; }
+  if (t < 0 || t >= classes) {
+    flag_bad_target(flag, flag_offset, batch, n);
+    loss[loss_offset + n] = NAN;
+    return;
+  }
   loss[loss_offset + n] = -self[self_offset + n * classes + t];
 }
 
 // grad[n, c] = -scale[n] where c = target[n], 0 elsewhere; scale is the incoming gradient (per sample or one
-// number) divided by the count of samples not ignored for the mean.
+// number) divided by the count of samples not ignored for the mean. Column 0 of each row flags a bad target.
 __kernel void nll_loss_backward(__global float* grad, long grad_offset, __global const float* grad_out,
                                 long grad_out_offset, __global const long* target, long target_offset,
-                                long batch, long classes, long ignore_index, long per_sample, float divisor) {
+                                __global long* flag, long flag_offset, long batch, long classes, long ignore_index,
+                                long per_sample, float divisor) {
   const long i = get_global_id(0);
   if (i >= batch * classes) return;
   const long n = i / classes, c = i % classes;
   const long t = target[target_offset + n];
+  if (c == 0 && t != ignore_index && (t < 0 || t >= classes)) flag_bad_target(flag, flag_offset, batch, n);
   const float g = grad_out[grad_out_offset + (per_sample ? n : 0)];
   grad[grad_offset + i] = (t == c && t != ignore_index) ? -g / divisor : 0.0f;
 }
@@ -667,6 +682,27 @@ void check_no_class_weight(const Tensor& weight, const char* op) {
            "the loss on the CPU");
 }
 
+// The flag the nll_loss kernels raise at a target out of range: a zeroed long on the device.
+Tensor bad_target_flag(const Device& device, int64_t batch) {
+  TT_CHECK(batch <= std::numeric_limits<int32_t>::max(), "nll_loss on ", device.str(), " takes at most 2^31 - 1 ",
+           "samples in one call, got ", batch, ": split the batch");
+  Tensor flag = empty_on_device({1}, kLong, device);
+  fill_kernel(flag, 0);
+  return flag;
+}
+
+// Throws the CPU's error (LibTorch's "Target 5 is out of bounds.") when a kernel raised the flag. Reading
+// it back waits for the kernel: the price of an error at the call that caused it rather than NaN later.
+// (LibTorch's CUDA kernel asserts on the device instead: "device-side assert triggered" at a later call.)
+void check_bad_target_flag(const Tensor& flag, const Tensor& target, int64_t batch) {
+  const Tensor host = flag.cpu();
+  int32_t raised = 0;  // the kernels' int lives in the long's first 4 bytes, whatever the byte order
+  std::memcpy(&raised, host.data_ptr(), sizeof(raised));
+  if (raised == 0) return;
+  const int64_t first = batch - raised;
+  TT_CHECK(false, "Target ", target[first].item<int64_t>(), " is out of bounds.");
+}
+
 // self (N, C) log-probabilities, target (N) class indices, both on the device.
 Tensor nll_loss_kernel(const Tensor& self, const Tensor& target, const Tensor& weight, int64_t reduction,
                        int64_t ignore_index) {
@@ -676,13 +712,15 @@ Tensor nll_loss_kernel(const Tensor& self, const Tensor& target, const Tensor& w
   const int64_t batch = self.size(0), classes = self.size(1);
   const int64_t device = index_of(self.device());
   Tensor loss = empty_on_device({batch}, kFloat, self.device());
-  Tensor bad = empty_on_device({1}, kLong, self.device());  // an int32 flag lives in its first 4 bytes
-  fill_kernel(bad, 0);
   if (batch > 0) {
-    cl_kernel k = kernel(kGatherSource, "nll_loss", "", device);
-    KernelLaunch launch(k, device);
-    launch.arg(loss).arg(self).arg(target).arg(bad).arg(batch).arg(classes).arg(ignore_index);
-    run_1d(launch, batch, device);
+    const Tensor flag = bad_target_flag(self.device(), batch);
+    {
+      cl_kernel k = kernel(kGatherSource, "nll_loss", "", device);
+      KernelLaunch launch(k, device);
+      launch.arg(loss).arg(self).arg(target).arg(flag).arg(batch).arg(classes).arg(ignore_index);
+      run_1d(launch, batch, device);
+    }
+    check_bad_target_flag(flag, target, batch);
   }
   if (reduction == 0) return loss;
   NoGradGuard no_record;
@@ -707,11 +745,15 @@ Tensor nll_loss_backward_kernel(const Tensor& grad, const Tensor& target, const 
   Tensor result = empty_on_device({batch, classes}, kFloat, target.device());
   const Tensor g = contiguous_on_device(grad.is_cpu() ? grad.to(target.device()) : grad);
   if (result.numel() > 0) {
-    cl_kernel k = kernel(kGatherSource, "nll_loss_backward", "", device);
-    KernelLaunch launch(k, device);
-    launch.arg(result).arg(g).arg(target).arg(batch).arg(classes).arg(ignore_index)
-        .arg(static_cast<int64_t>(reduction == 0 ? 1 : 0)).arg(divisor);
-    run_1d(launch, result.numel(), device);
+    const Tensor flag = bad_target_flag(target.device(), batch);
+    {
+      cl_kernel k = kernel(kGatherSource, "nll_loss_backward", "", device);
+      KernelLaunch launch(k, device);
+      launch.arg(result).arg(g).arg(target).arg(flag).arg(batch).arg(classes).arg(ignore_index)
+          .arg(static_cast<int64_t>(reduction == 0 ? 1 : 0)).arg(divisor);
+      run_1d(launch, result.numel(), device);
+    }
+    check_bad_target_flag(flag, target, batch);
   }
   return self_sizes.size() == 2 ? result : result.reshape(self_sizes);
 }

@@ -5,8 +5,9 @@
 // reads for 2 GFLOP, and the memory, not the arithmetic, sets the pace. The tiled kernel has each
 // TILE x TILE work-group stage a TILE x TILE block of A and of B in local memory once, and every
 // work-item then reads them TILE times from there: global reads fall by TILE. The register-tiled
-// kernel goes one level further down: a work-item computes WPT outputs of one column, keeps their
-// sums in registers, and reads each B value from local memory once for WPT multiply-adds.
+// kernel goes one level further down: a work-item computes a WPTM x VW block of C, keeps its sums in
+// registers (WPTM vectors of VW floats), and each value it reads from local memory serves VW or WPTM
+// multiply-adds instead of one.
 //
 // All three handle any m, n, k: a work-item outside C computes nothing but still loads its share of
 // the tiles and reaches every barrier, and a tile that hangs over the edge of A or B is padded with
@@ -25,8 +26,9 @@ namespace opencl {
 namespace native {
 namespace {
 
-constexpr int64_t kTile = 16;           // the tile edge the tiled kernels want
-constexpr int64_t kWorkPerItem = 8;     // WPT: outputs per work-item in the register-tiled kernel
+constexpr int64_t kTile = 16;         // T: the tile edge of the tiled kernel
+constexpr int64_t kRowsPerItem = 8;   // WPTM: rows of C a work-item of the register-tiled kernel computes
+constexpr int64_t kDepth = 16;        // TSK: the register-tiled kernel's step along k
 
 int64_t device_index_of(const Tensor& tensor) {
   const Device device = tensor.device();
@@ -50,13 +52,21 @@ size_t round_up(int64_t value, int64_t multiple) {
 //   memory (0 where the tile passes the edge of A or B), barrier, TILE multiply-adds from local memory,
 //   barrier (before the next step overwrites the tiles). No work-item may return early: all must reach
 //   every barrier. Write C only inside it.
-//   gemm_register_tiled (section 8): a TILE x (TILE / WPT) work-group computes a TILE x TILE block of C;
-//   work-item (tx, ty) owns column tx and the WPT rows ty, ty + RTS, ..., ty + (WPT - 1) * RTS
-//   (RTS = TILE / WPT), with their WPT sums in a private array. It loads WPT elements of each tile
-//   (the same rows), and in the inner loop reads B's value once into a register for WPT multiply-adds.
-//   TILE and WPT come as -D options.
+//   gemm_register_tiled (section 8): a (TSN / VW) x (TSM / WPTM) work-group computes a TSM x TSN block
+//   of C, stepping TSK along k. Work-item (tn, tm) owns rows tm * WPTM .. + WPTM - 1 and columns
+//   tn * VW .. + VW - 1 of the block: WPTM sums of type floatVW in a private array. Per step the group
+//   loads A's TSM x TSK tile transposed (a_tile[q][r]) and B's TSK x TSN tile as floatVW values
+//   (vloadVW where the VW columns are inside B and B's columns are contiguous, else one by one with
+//   zeros outside), each work-item taking every group_size-th element; barrier; for each q, one
+//   floatVW of B from local memory and WPTM multiply-adds of a_tile[q][row] by it; barrier. Write with
+//   vstoreVW, or one by one at the right edge. TILE, TSM, TSN, TSK, WPTM and VW come as -D options.
 const char* const kGemmSource = R"CLC(
-#define RTS (TILE / WPT)
+// floatVW, vloadVW, vstoreVW: float16, vload16, vstore16 when VW is 16.
+#define GLUE_(x, y) x##y
+#define GLUE(x, y) GLUE_(x, y)
+#define floatVW GLUE(float, VW)
+#define vloadVW GLUE(vload, VW)
+#define vstoreVW GLUE(vstore, VW)
 
 __kernel void gemm_naive(__global const float* a, long a_offset, long a_rs, long a_cs,
                          __global const float* b, long b_offset, long b_rs, long b_cs,
@@ -96,30 +106,47 @@ __kernel void gemm_register_tiled(__global const float* a, long a_offset, long a
                                   __global const float* b, long b_offset, long b_rs, long b_cs,
                                   __global float* c, long c_offset, long m, long n, long k) {
   // BEGIN SOLUTION name="tinytorch::opencl::native::kGemmSource (gemm_register_tiled)" lesson="8. Register tiling"
-  __local float a_tile[TILE][TILE];
-  __local float b_tile[TILE][TILE];
-  const int tx = get_local_id(0), ty = get_local_id(1);
-  const long j = get_group_id(0) * TILE + tx;  // C's column, the same for all WPT outputs
-  const long first_row = get_group_id(1) * TILE;
-  float sums[WPT];
-  for (int w = 0; w < WPT; ++w) sums[w] = 0.0f;
-  for (long p0 = 0; p0 < k; p0 += TILE) {
-    for (int w = 0; w < WPT; ++w) {
-      const int r = ty + w * RTS;  // a row of the tiles
-      const long i = first_row + r, pa = p0 + tx, pb = p0 + r;
-      a_tile[r][tx] = (i < m && pa < k) ? a[a_offset + i * a_rs + pa * a_cs] : 0.0f;
-      b_tile[r][tx] = (pb < k && j < n) ? b[b_offset + pb * b_rs + j * b_cs] : 0.0f;
+  __local float a_tile[TSK][TSM];               // A's tile transposed: a_tile[q][r] = A(row0 + r, p0 + q)
+  __local floatVW b_tile[TSK][TSN / VW];        // B's tile, VW neighbouring columns to an element
+  const int tn = get_local_id(0), tm = get_local_id(1);
+  const int group_size = (TSN / VW) * (TSM / WPTM), lid = tm * (TSN / VW) + tn;
+  const long row0 = get_group_id(1) * TSM, col0 = get_group_id(0) * TSN;
+  floatVW sums[WPTM];                           // rows tm * WPTM + w, columns tn * VW .. + VW - 1
+  for (int w = 0; w < WPTM; ++w) sums[w] = (floatVW)(0.0f);
+  for (long p0 = 0; p0 < k; p0 += TSK) {
+    for (int e = lid; e < TSM * TSK; e += group_size) {  // the group loads A's tile together
+      const int r = e / TSK, q = e % TSK;
+      const long i = row0 + r, p = p0 + q;
+      a_tile[q][r] = (i < m && p < k) ? a[a_offset + i * a_rs + p * a_cs] : 0.0f;
+    }
+    for (int e = lid; e < TSK * (TSN / VW); e += group_size) {  // and B's, VW values at a time
+      const int q = e / (TSN / VW), v = e % (TSN / VW);
+      const long p = p0 + q, j = col0 + v * VW;
+      if (p < k && j + VW <= n && b_cs == 1) {
+        b_tile[q][v] = vloadVW(0, b + b_offset + p * b_rs + j);
+      } else {  // the right or bottom edge, or a strided B: one by one, zeros outside
+        float values[VW];
+        for (int s = 0; s < VW; ++s) values[s] = (p < k && j + s < n) ? b[b_offset + p * b_rs + (j + s) * b_cs] : 0.0f;
+        b_tile[q][v] = vloadVW(0, values);
+      }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int q = 0; q < TILE; ++q) {
-      const float b_value = b_tile[q][tx];  // one local read, WPT multiply-adds
-      for (int w = 0; w < WPT; ++w) sums[w] += a_tile[ty + w * RTS][q] * b_value;
+    for (int q = 0; q < TSK; ++q) {
+      const floatVW b_values = b_tile[q][tn];  // one local read for WPTM x VW multiply-adds
+      for (int w = 0; w < WPTM; ++w) sums[w] += a_tile[q][tm * WPTM + w] * b_values;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }
-  for (int w = 0; w < WPT; ++w) {
-    const long i = first_row + ty + w * RTS;
-    if (i < m && j < n) c[c_offset + i * n + j] = sums[w];
+  for (int w = 0; w < WPTM; ++w) {
+    const long i = row0 + tm * WPTM + w, j = col0 + tn * VW;
+    if (i >= m) break;
+    if (j + VW <= n) {
+      vstoreVW(sums[w], 0, c + c_offset + i * n + j);
+    } else {  // the right edge: only the columns inside C
+      float values[VW];
+      vstoreVW(sums[w], 0, values);
+      for (int s = 0; s < VW && j + s < n; ++s) c[c_offset + i * n + j + s] = values[s];
+    }
   }
   // END SOLUTION
 }
@@ -127,12 +154,18 @@ __kernel void gemm_register_tiled(__global const float* a, long a_offset, long a
 
 // TODO: gemm -- launch the chosen kernel of kGemmSource over C (section 7, "Launch geometry for 2-D").
 //   The tile: kTile (16), halved while TILE * TILE work-items are more than the device's
-//   max_work_group_size allows or TILE is more than max_work_item_sizes in dim 0 or 1 allows; WPT =
-//   kWorkPerItem (8), at most TILE. Options "-DTILE=... -DWPT=...". Global and local sizes (dim 0 along
-//   n, dim 1 along m): naive and tiled: local (TILE, TILE), global n and m rounded up to multiples of
-//   TILE; register-tiled: local (TILE, TILE / WPT), global (n rounded up to TILE, m rounded up to TILE,
-//   divided by WPT). m or n == 0: nothing to launch (k == 0 still launches: C is all zeros).
-//   Example: m = 17, n = 65, k = 7, tiled with TILE 16: local (16, 16), global (80, 32).
+//   max_work_group_size allows or TILE is more than max_work_item_sizes in dim 0 or 1 allows.
+//   The register tile (section 8): VW = 16 halved while above the device's preferred_vector_width,
+//   but at least 4; a group of 4 x 4 work-items on a CPU (is_cpu), 16 x 8 on a GPU, the larger side
+//   halved while the group does not fit (as above) or its tiles, TSK (TSM + TSN) floats, exceed
+//   local_memory_bytes; TSM = kRowsPerItem (8) x rows of work-items, TSN = VW x columns of them,
+//   TSK = kDepth (16). Options "-DTILE=... -DTSM=... -DTSN=... -DTSK=... -DWPTM=... -DVW=..." (every
+//   kernel of the source sees them). Global and local sizes (dim 0 along n, dim 1 along m): naive and
+//   tiled: local (TILE, TILE), global n and m rounded up to multiples of TILE; register-tiled: local
+//   (TSN / VW, TSM / WPTM), global (n rounded up to TSN, divided by VW; m rounded up to TSM, divided
+//   by WPTM). m or n == 0: nothing to launch (k == 0 still launches: C is all zeros).
+//   Example: m = 17, n = 65, k = 7, tiled with TILE 16: local (16, 16), global (80, 32); register-tiled
+//   on pocl with AVX-512 (VW 16, TSM 32, TSN 64): local (4, 4), global (8, 4).
 void gemm(const Tensor& a, const Tensor& b, const Tensor& c, GemmKernel kernel) {
   for (const Tensor* t : {&a, &b, &c}) {
     TT_CHECK(t->scalar_type() == ScalarType::Float && t->dim() == 2, "gemm takes 2-D float tensors, got ",
@@ -145,20 +178,36 @@ void gemm(const Tensor& a, const Tensor& b, const Tensor& c, GemmKernel kernel) 
   if (m == 0 || n == 0) return;
   const int64_t device = device_index_of(c);
   const DeviceInfo& info = device_info(device);
-  int64_t tile = kTile;
-  auto fits = [&](int64_t t) {
-    if (t * t > info.max_work_group_size) return false;
-    for (size_t d = 0; d < 2 && d < info.max_work_item_sizes.size(); ++d)
-      if (t > info.max_work_item_sizes[d]) return false;
-    return true;
+  auto group_fits = [&](int64_t across, int64_t down) {
+    if (across * down > info.max_work_group_size) return false;
+    return info.max_work_item_sizes.size() < 2 ||
+           (across <= info.max_work_item_sizes[0] && down <= info.max_work_item_sizes[1]);
   };
-  while (tile > 1 && !fits(tile)) tile /= 2;
-  const int64_t work_per_item = std::min(kWorkPerItem, tile);
-  const std::string options = "-DTILE=" + std::to_string(tile) + " -DWPT=" + std::to_string(work_per_item);
+  int64_t tile = kTile;
+  while (tile > 1 && !group_fits(tile, tile)) tile /= 2;
+
+  // The register tile (section 8): VW from the device's vector width, a few large work-items on a CPU,
+  // many on a GPU; halved until the group and its two tiles fit the device.
+  int64_t vector_width = 16;
+  while (vector_width > 4 && vector_width > info.preferred_vector_width) vector_width /= 2;
+  int64_t across = info.is_cpu ? 4 : 16, down = info.is_cpu ? 4 : 8;
+  auto tiles_bytes = [&] { return kDepth * (down * kRowsPerItem + across * vector_width) * 4; };
+  while ((!group_fits(across, down) || tiles_bytes() > info.local_memory_bytes) && across * down > 1) {
+    if (across >= down) {
+      across /= 2;
+    } else {
+      down /= 2;
+    }
+  }
+  const int64_t rows = down * kRowsPerItem, cols = across * vector_width;  // TSM, TSN
+  const std::string options = "-DTILE=" + std::to_string(tile) + " -DTSM=" + std::to_string(rows) +
+                              " -DTSN=" + std::to_string(cols) + " -DTSK=" + std::to_string(kDepth) +
+                              " -DWPTM=" + std::to_string(kRowsPerItem) + " -DVW=" + std::to_string(vector_width);
 
   const char* name = "gemm_register_tiled";
-  std::vector<size_t> global = {round_up(n, tile), round_up(m, tile) / static_cast<size_t>(work_per_item)};
-  std::vector<size_t> local = {static_cast<size_t>(tile), static_cast<size_t>(tile / work_per_item)};
+  std::vector<size_t> global = {round_up(n, cols) / static_cast<size_t>(vector_width),
+                                round_up(m, rows) / static_cast<size_t>(kRowsPerItem)};
+  std::vector<size_t> local = {static_cast<size_t>(across), static_cast<size_t>(down)};
   if (kernel != GemmKernel::RegisterTiled) {
     name = kernel == GemmKernel::Naive ? "gemm_naive" : "gemm_tiled";
     global = {round_up(n, tile), round_up(m, tile)};

@@ -3,6 +3,7 @@
 // the caching allocator's methods (22_gpu_kernels/device_allocator.cpp) and the kernels.
 #include "tinytorch/opencl.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <memory>
 #include <sstream>
@@ -61,6 +62,8 @@ DeviceInfo read_info(cl_platform_id platform, cl_device_id device) {
   info.global_memory_bytes = static_cast<int64_t>(device_value<cl_ulong>(device, CL_DEVICE_GLOBAL_MEM_SIZE));
   info.max_allocation_bytes = static_cast<int64_t>(device_value<cl_ulong>(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE));
   info.is_cpu = (device_value<cl_device_type>(device, CL_DEVICE_TYPE) & CL_DEVICE_TYPE_CPU) != 0;
+  info.preferred_vector_width =
+      std::max<int64_t>(1, device_value<cl_uint>(device, CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT));
   // The preferred multiple is a kernel's property; a trivial kernel tells it for the device.
   info.preferred_work_group_multiple = 1;
   return info;
@@ -95,6 +98,7 @@ std::vector<std::pair<cl_platform_id, cl_device_id>> find_devices() {
 
 struct Runtime {
   std::mutex mutex;  // guards kernels (arguments are set then enqueued under it) and the caches
+  std::mutex setup_mutex;  // guards `states`: devices are set up on first use, from any thread
   std::vector<std::pair<cl_platform_id, cl_device_id>> devices = find_devices();
   std::vector<std::unique_ptr<DeviceState>> states{devices.size()};
   std::unordered_map<std::string, cl_program> programs;
@@ -110,8 +114,7 @@ Runtime& runtime() {
 DeviceState& state(int64_t index) {
   Runtime& rt = runtime();
   // Devices are set up on first use, possibly by two threads at once (a DataLoader worker and the loop).
-  static std::mutex setup_mutex;
-  std::lock_guard<std::mutex> setup_guard(setup_mutex);
+  std::lock_guard<std::mutex> setup_guard(rt.setup_mutex);
   TT_CHECK(!rt.devices.empty(),
            "no OpenCL device: install an OpenCL driver (on Debian: pocl-opencl-icd, which runs kernels on the CPU, "
            "or your GPU vendor's) and check with `clinfo -l`");
@@ -352,7 +355,12 @@ void synchronize(int64_t device_index) {
     return;
   }
   for (int64_t i = 0; i < device_count(); ++i) {
-    if (runtime().states[static_cast<size_t>(i)]) check(clFinish(queue(i)), "clFinish");
+    bool set_up = false;
+    {  // read under the lock another thread may be setting the device up with
+      std::lock_guard<std::mutex> setup_guard(runtime().setup_mutex);
+      set_up = runtime().states[static_cast<size_t>(i)] != nullptr;
+    }
+    if (set_up) check(clFinish(queue(i)), "clFinish");
   }
 }
 
