@@ -292,6 +292,7 @@ int main(int argc, char** argv) {
   milestone::report_result(kPart, "cpu_seconds_per_step", cpu.seconds_per_step);
   milestone::report_result(kPart, "elementwise_gb_per_s", speed.elementwise_gb_per_s);
   milestone::report_result(kPart, "copy_buffer_gb_per_s", speed.copy_buffer_gb_per_s);
+  milestone::report_result(kPart, "copy_kernel_gb_per_s", speed.copy_kernel_gb_per_s);
   milestone::report_result(kPart, "gemm_gflops", speed.gemm_gflops);
   if (speed.clblast_gflops > 0) milestone::report_result(kPart, "clblast_sgemm_gflops", speed.clblast_gflops);
   milestone::report_result(kPart, "device_accuracy", gpu.test_accuracy);
