@@ -172,6 +172,9 @@ std::pair<int, std::string> run_command(const std::string& command) {
 // ---- the process's language, set for one test and put back ----
 
 // Saves the variables init_i18n reads and the process locale; restores both, and English, at the end.
+// It starts as tito does (init_i18n, here with none of those variables set: English): that binds this
+// build's catalogs, which set_message_language alone never does, so that each case finds them also when
+// it runs alone (tito_tests "[milestone]") rather than only after a case that called init().
 struct LanguageEnvironment {
   std::map<std::string, std::optional<std::string>> saved;
   LanguageEnvironment() {
@@ -182,6 +185,7 @@ struct LanguageEnvironment {
     }
     // The catalogs this build compiled (tito_tests depends on them).
     ::setenv("TITO_LOCALE_DIR", (fs::path(TITO_BUILD_DIR) / "locale").c_str(), 1);
+    init();
   }
   ~LanguageEnvironment() {
     for (const auto& [name, value] : saved) {

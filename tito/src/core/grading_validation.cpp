@@ -114,6 +114,7 @@ VariantOutcome run_variant(const Toolchain& toolchain, const ModuleInfo& module,
   request.time_limit_s = module.time_limit_s;
   request.memory_limit_mb = module.memory_limit_mb;
   request.build_jobs = 1;
+  request.diagnose_crashes = false;  // which cases fail is the verdict; why (a sanitizer's account) is never shown
   const TestReport report = run_module_tests(toolchain, request);
   VariantOutcome outcome;
   if (!report.build_ok) {
@@ -424,7 +425,10 @@ std::vector<std::string> framework_source_mentions(const std::string& text, cons
 ValidationCheck check_seeded_cases(const Toolchain& toolchain, ModuleTestRequest request, const TestReport& public_run) {
   constexpr uint64_t kOtherSeed = 9876543210123ull;  // any seed but the public one
   request.run_env["TITO_GRADING_SEED"] = std::to_string(kOtherSeed);
-  request.build_dir = request.build_dir.string() + "-seeded";
+  // In the public run's build folder: the seed is read when the tests run, so the build is the same (nothing
+  // is compiled again, as when a learner runs the tests twice); the threaded cases are checked for data races
+  // again, on this seed, with the ThreadSanitizer build already made.
+  request.recheck_data_races = true;
   const TestReport seeded = run_module_tests(toolchain, request);
   std::map<std::string, const CaseResult*> other;
   for (const auto& c : seeded.cases) other[c.name] = &c;
@@ -660,6 +664,8 @@ std::vector<ModuleValidation> validate_modules(const Installation& installation,
       request.time_limit_s = module->time_limit_s;
       request.memory_limit_mb = module->memory_limit_mb;
       request.build_jobs = jobs;
+      // Validation reports which cases fail, never a crash's diagnosis: no AddressSanitizer rebuild and rerun.
+      request.diagnose_crashes = false;
       say(starter ? "building and running the starter" : "building and running the reference");
       const TestReport report = run_module_tests(toolchain, request);
       if (!starter)
