@@ -1,6 +1,6 @@
 // Device tensors (module 22's given mechanism): device strings and types as LibTorch spells them, moving
 // tensors and modules, the error an op without a device kernel gives, mixing devices, autograd through
-// device ops, nll_loss's target check on the device, printing, pinned memory and the explicit CPU fallback.
+// device ops, nll_loss's target check on the device, printing, pinned memory (module 21's pool included) and the explicit CPU fallback.
 // The cases tagged [needs_opencl] need an OpenCL device (pocl runs them on the CPU) and are reported skipped
 // without one.
 #include <catch2/catch.hpp>
@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include <tinytorch/opencl.h>
 #include <tinytorch/torch.h>
 
 #include "../test_skip.h"
@@ -229,4 +230,51 @@ TEST_CASE("a device tensor prints its values; pinned memory and the device alloc
   CHECK(after.peak_allocated_bytes >= before.allocated_bytes + (4 << 20));
   torch::opencl::empty_cache();
   CHECK(torch::opencl::memory_stats().reserved_bytes <= after.reserved_bytes);
+}
+
+TEST_CASE("module 21's batch buffers are pinned once a device is in use, and a queued copy keeps its block from the pool",
+          "[device][needs_opencl]") {
+  if (!torch::opencl::is_available()) SKIP_TEST("no OpenCL device: install pocl-opencl-icd (scripts/setup does)");
+  const Device device("opencl");
+  const int64_t n = 1 << 16;
+  const Tensor values = torch::arange(n).to(torch::kFloat);
+  Tensor on_device = torch::zeros({n}, torch::device(device));  // the device is in use from here on
+  CHECK(torch::opencl::is_initialized());
+  torch::data::PinnedMemoryPool pool;
+  Tensor batch = pool.empty({n}, torch::kFloat);
+  CHECK(batch.is_pinned());
+  CHECK(batch[1].is_pinned());  // a view into the block
+  batch.copy_(values);
+  {
+    // The queue waits behind a user event, so the copy cannot have run before the checks below.
+    struct HeldQueue {
+      cl_event gate = nullptr;
+      HeldQueue() {
+        cl_int status = CL_SUCCESS;
+        gate = clCreateUserEvent(torch::opencl::context(), &status);
+        torch::opencl::check(status, "clCreateUserEvent");
+        torch::opencl::check(clEnqueueMarkerWithWaitList(torch::opencl::queue(), 1, &gate, nullptr),
+                             "clEnqueueMarkerWithWaitList");
+      }
+      ~HeldQueue() {  // also when a check throws: a queue left waiting would hang synchronize()
+        clSetUserEventStatus(gate, CL_COMPLETE);
+        clReleaseEvent(gate);
+      }
+    } held;
+    on_device = batch.to(device, /*non_blocking=*/true);
+    batch = Tensor();  // a training loop drops its batch at once
+    CHECK(pool.stats().blocks_in_use == 1);  // the queued copy will still read the block
+    CHECK(torch::opencl::release_completed_holds() >= 1);
+  }
+  torch::opencl::synchronize();
+  CHECK(pool.stats().blocks_in_use == 0);
+  CHECK(torch::equal(on_device.cpu(), values));
+  Tensor next = pool.empty({n}, torch::kFloat);  // the next batch takes the block again
+  CHECK(pool.stats().blocks_reused == 1);
+  CHECK(next.is_pinned());
+  next = Tensor();
+  pool.empty_cache();  // pinned blocks go back to the driver
+  CHECK(pool.stats().bytes_reserved == 0);
+  CHECK_THAT(message_of([] { torch::opencl::free_pinned(reinterpret_cast<void*>(64)); }),
+             Catch::Contains("is not a block from opencl::allocate_pinned"));
 }

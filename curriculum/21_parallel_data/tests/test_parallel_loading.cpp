@@ -28,6 +28,7 @@
 #include <fstream>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -499,9 +500,33 @@ TEST_CASE("pin_memory reuses a bounded set of buffers and never overwrites a bat
   CHECK(stats.blocks_in_use == 1);  // only the kept batch's data still uses its block
 }
 
+// A HostAllocator that keeps a list of the blocks it handed out: every block the pool takes must come from it,
+// and go back through it (a pinned block freed with std::free corrupts the driver's heap).
+struct RecordingHostAllocator {
+  std::set<void*> live;
+  int64_t foreign_releases = 0;  // blocks given back that it never handed out
+  data::PinnedMemoryPool::HostAllocator functions() {
+    return {[this](size_t nbytes) {
+              void* block = std::aligned_alloc(64, (nbytes + 63) / 64 * 64 + 64);
+              if (block == nullptr) throw std::bad_alloc();
+              live.insert(block);
+              return block;
+            },
+            [this](void* block) {
+              if (live.erase(block) == 0) {
+                ++foreign_releases;
+                return;  // not ours: leave it to whoever allocated it
+              }
+              std::free(block);
+            }};
+  }
+};
+
 TEST_CASE("PinnedMemoryPool hands a free block out again and empty_cache frees only free blocks", "[points=3][pinned][threads]") {
   const int64_t n = random_int(64, 256);
-  data::PinnedMemoryPool pool;
+  RecordingHostAllocator host;
+  auto pool_owner = std::make_unique<data::PinnedMemoryPool>(host.functions());
+  data::PinnedMemoryPool& pool = *pool_owner;
   auto a = pool.empty({n}, torch::kFloat);
   auto b = pool.empty({n}, torch::kFloat);
   CHECK(a.sizes() == torch::IntArrayRef{n});
@@ -516,13 +541,21 @@ TEST_CASE("PinnedMemoryPool hands a free block out again and empty_cache frees o
   CHECK(stats.blocks_reused == 1);
   CHECK(stats.blocks_in_use == 2);
   CHECK(stats.bytes_reserved == static_cast<size_t>(2 * n * 4));
+  CHECK(host.live.size() == 2);  // both blocks came from the pool's HostAllocator
   c = torch::Tensor();
   pool.empty_cache();
   stats = pool.stats();
   CHECK(stats.bytes_reserved == static_cast<size_t>(n * 4));  // a's block stays: a still uses it
   CHECK(stats.blocks_in_use == 1);
+  CHECK(host.live.size() == 1);  // the free block went back through the HostAllocator's release
+  CHECK(host.foreign_releases == 0);
   a.fill_(1.5);  // still writable
   CHECK(a.sum().item<double>() == Approx(1.5 * static_cast<double>(n)));
+  // The pool goes first, then a: a's block comes back to the shared state, which gives it back on the way out.
+  pool_owner.reset();
+  a = torch::Tensor();
+  CHECK(host.live.empty());
+  CHECK(host.foreign_releases == 0);
 }
 
 TEST_CASE("PinnedMemoryPool blocks come back safely from many threads at once", "[points=3][pinned][threads]") {

@@ -39,7 +39,7 @@ using Allocator = tinytorch::opencl::DeviceCachingAllocator;
 
 namespace {
 
-constexpr size_t kKiB = 1024, kMiB = 1024 * 1024;
+constexpr size_t kMiB = 1024 * 1024;
 
 // A command that has not finished until complete() is called -- or until kDeadlineSeconds have passed,
 // so that code that waits for it where it must not (a free() that blocks) fails the case instead of
@@ -488,10 +488,12 @@ TEST_CASE("non_blocking from pinned memory returns before the copy has run", "[p
   REQUIRE_OPENCL_DEVICE();
   const int64_t n = random_int(100, 10000);
   const torch::Tensor values = random_tensor({n});
-  torch::Tensor pinned = cl::empty_pinned({n}, torch::kFloat);
+  torch::Tensor device = empty_device({n});
+  // A batch buffer of module 21's pool: page-locked memory from the driver, now that this process uses the device.
+  torch::data::PinnedMemoryPool pool;
+  torch::Tensor pinned = pool.empty({n}, torch::kFloat);
   REQUIRE(cl::is_pinned_host_memory(pinned.data_ptr()));
   std::memcpy(pinned.data_ptr<float>(), values.data_ptr<float>(), static_cast<size_t>(n) * sizeof(float));
-  torch::Tensor device = empty_device({n});
   PendingCommand earlier;
   hold_queue_behind(earlier);
   std::atomic<bool> returned{false};

@@ -110,6 +110,9 @@ namespace opencl {
 // TINYTORCH_OPENCL_DEVICE=P:D picks device D of platform P; otherwise devices are numbered in platform order.
 bool is_available();
 int64_t device_count();
+// Whether this process has set a device up (a tensor was moved to it, or its queue or limits were asked for),
+// as torch.cuda.is_initialized(). Never sets one up itself: a program that only uses the CPU keeps it false.
+bool is_initialized();
 // Waits for every command queued on the device (LibTorch's torch::cuda::synchronize for OpenCL).
 void synchronize(int64_t device_index = -1);
 

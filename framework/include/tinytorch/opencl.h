@@ -184,11 +184,25 @@ int64_t event_duration_ns(cl_event event);
 
 namespace tinytorch {
 namespace opencl {
-// Page-locked host memory (CUDA's pinned memory): a host tensor whose bytes the driver can copy to the
-// device without staging them first, so a copy from it may be queued and left to run (non_blocking).
-// Made by Tensor::pin_memory() (a CL_MEM_ALLOC_HOST_PTR buffer, mapped) and by module 21's
-// PinnedMemoryPool where a device exists.
-Tensor empty_pinned(IntArrayRef sizes, ScalarType dtype);
+// Page-locked host memory (CUDA's pinned memory, cudaHostAlloc and cudaFreeHost): host bytes the driver can
+// copy to the device without staging them first, so a copy from them may be queued and left to run
+// (non_blocking). Given code (runtime/opencl_pinned_memory.cpp). allocate_pinned asks device 0's driver for a
+// CL_MEM_ALLOC_HOST_PTR buffer of at least nbytes and maps it: the mapping is the host address returned.
+// free_pinned takes exactly such an address back (anything else throws, naming it).
+void* allocate_pinned(size_t nbytes);
+void free_pinned(void* host);
+// Whether `address` lies inside a block from allocate_pinned that is still allocated.
 bool is_pinned_host_memory(const void* address);
+// A CPU tensor in pinned memory: what Tensor::pin_memory() copies into. Module 21's PinnedMemoryPool takes
+// its blocks from allocate_pinned where this process uses a device (is_initialized()).
+Tensor empty_pinned(IntArrayRef sizes, ScalarType dtype);
+
+// Keeps `storage` alive until `event`'s command has completed: a non-blocking copy's source, which the driver
+// reads after the call returned. Without it a batch's block could go back to its pool, and be filled with
+// the next batch, while the copy still reads it (LibTorch's CachingHostAllocator records the copy's stream
+// on the block for the same reason). Released at the next hold or synchronize() once complete.
+void hold_until_complete(cl_event event, Storage storage);
+// Drops what hold_until_complete kept for commands that have completed; how many it still keeps.
+size_t release_completed_holds();
 }  // namespace opencl
 }  // namespace tinytorch

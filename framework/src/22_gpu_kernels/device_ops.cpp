@@ -71,86 +71,13 @@ Tensor empty_on_device(IntArrayRef sizes, ScalarType dtype, const Device& device
   DeviceBlock* block = pool.allocate(nbytes);
   auto storage = std::make_shared<StorageImpl>(
       block, nbytes, [&pool](void* b) { pool.free(static_cast<DeviceBlock*>(b)); }, resolved);
-  std::vector<int64_t> strides(sizes.size());
-  int64_t stride = 1;
-  for (size_t d = sizes.size(); d-- > 0;) {
-    strides[d] = stride;
-    stride *= std::max<int64_t>(sizes[d], 1);
-  }
-  return Tensor(std::make_shared<TensorImpl>(Storage(storage), dtype, sizes.vec(), strides, 0));
+  return Tensor(
+      std::make_shared<TensorImpl>(Storage(storage), dtype, sizes.vec(), ::tinytorch::contiguous_strides(sizes), 0));
 }
 
 DeviceMemoryStats memory_stats(int64_t device_index) { return allocator(device_index).stats(); }
 void empty_cache(int64_t device_index) { allocator(device_index).empty_cache(); }
 void reset_peak_memory_stats(int64_t device_index) { allocator(device_index).reset_peak_stats(); }
-
-// ---- Pinned host memory ----
-
-namespace {
-struct PinnedRange {
-  const char* begin;
-  const char* end;
-};
-std::mutex pinned_mutex;
-std::vector<PinnedRange>& pinned_ranges() {
-  static auto* ranges = new std::vector<PinnedRange>();
-  return *ranges;
-}
-}  // namespace
-
-Tensor empty_pinned(IntArrayRef sizes, ScalarType dtype) {
-  int64_t numel = 1;
-  for (int64_t s : sizes) numel *= s;
-  const size_t nbytes = std::max<size_t>(static_cast<size_t>(numel * elementSize(dtype)), 64);
-  cl_int status = CL_SUCCESS;
-  // The driver allocates host memory it can copy from directly (page-locked where that matters), and
-  // mapping it gives the CPU its address.
-  cl_mem buffer = clCreateBuffer(context(0), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, nbytes, nullptr, &status);
-  check(status, "clCreateBuffer (pinned host memory)");
-  void* host = clEnqueueMapBuffer(queue(0), buffer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, nbytes, 0, nullptr,
-                                  nullptr, &status);
-  if (status != CL_SUCCESS) clReleaseMemObject(buffer);
-  check(status, "clEnqueueMapBuffer (pinned host memory)");
-  {
-    std::lock_guard<std::mutex> guard(pinned_mutex);
-    pinned_ranges().push_back({static_cast<const char*>(host), static_cast<const char*>(host) + nbytes});
-  }
-  auto storage = std::make_shared<StorageImpl>(host, nbytes, [buffer](void* p) {
-    {
-      std::lock_guard<std::mutex> guard(pinned_mutex);
-      auto& ranges = pinned_ranges();
-      for (size_t i = 0; i < ranges.size(); ++i) {
-        if (ranges[i].begin == p) {
-          ranges.erase(ranges.begin() + static_cast<std::ptrdiff_t>(i));
-          break;
-        }
-      }
-    }
-    cl_event unmapped = nullptr;
-    clEnqueueUnmapMemObject(queue(0), buffer, p, 0, nullptr, &unmapped);
-    if (unmapped != nullptr) {
-      clWaitForEvents(1, &unmapped);
-      clReleaseEvent(unmapped);
-    }
-    clReleaseMemObject(buffer);
-  });
-  std::vector<int64_t> strides(sizes.size());
-  int64_t stride = 1;
-  for (size_t d = sizes.size(); d-- > 0;) {
-    strides[d] = stride;
-    stride *= std::max<int64_t>(sizes[d], 1);
-  }
-  return Tensor(std::make_shared<TensorImpl>(Storage(storage), dtype, sizes.vec(), strides, 0));
-}
-
-bool is_pinned_host_memory(const void* address) {
-  const char* p = static_cast<const char*>(address);
-  std::lock_guard<std::mutex> guard(pinned_mutex);
-  for (const PinnedRange& range : pinned_ranges()) {
-    if (p >= range.begin && p < range.end) return true;
-  }
-  return false;
-}
 
 namespace {
 
@@ -774,6 +701,10 @@ Tensor pin_memory_kernel(const Tensor& self, std::optional<Device> /*device*/) {
 // dst (device, contiguous) <- src (pinned host memory, contiguous, same dtype): queued, not waited for.
 void copy_non_blocking_kernel(const Tensor& dst, const Tensor& src) {
   native::copy_host_to_device(src, dst, /*non_blocking=*/true);
+  // The driver reads src after this returns: src's memory stays allocated until the write has run, even if
+  // the caller drops src at once (a batch's block would otherwise go back to module 21's pool and be refilled).
+  const DeviceBlock& block = block_of(dst);
+  hold_until_complete(block.last_use, src.storage());
 }
 
 // ---- The declarations ----

@@ -4,6 +4,7 @@
 #include "tinytorch/opencl.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <memory>
 #include <sstream>
@@ -106,6 +107,9 @@ struct Runtime {
   int64_t compiled = 0;
 };
 
+// Set once a device has been set up; read without the runtime (is_initialized must not create it).
+std::atomic<bool> any_device_set_up{false};
+
 Runtime& runtime() {
   static Runtime* instance = new Runtime();  // never destroyed: tensors may outlive static destructors
   return *instance;
@@ -147,6 +151,7 @@ DeviceState& state(int64_t index) {
     }
     if (program != nullptr) clReleaseProgram(program);
     slot = std::move(made);
+    any_device_set_up.store(true, std::memory_order_release);
   }
   return *slot;
 }
@@ -347,11 +352,13 @@ cl_event KernelLaunch::run(const std::vector<size_t>& global, const std::vector<
 
 
 bool is_available() { return !runtime().devices.empty(); }
+bool is_initialized() { return any_device_set_up.load(std::memory_order_acquire); }
 int64_t device_count() { return static_cast<int64_t>(runtime().devices.size()); }
 
 void synchronize(int64_t device_index) {
   if (device_index >= 0) {
     check(clFinish(queue(device_index)), "clFinish");
+    release_completed_holds();
     return;
   }
   for (int64_t i = 0; i < device_count(); ++i) {
@@ -362,6 +369,7 @@ void synchronize(int64_t device_index) {
     }
     if (set_up) check(clFinish(queue(i)), "clFinish");
   }
+  release_completed_holds();  // every queued copy has run: their sources may go
 }
 
 }  // namespace opencl
