@@ -112,7 +112,10 @@ part = data["parts"][0]
 part["gates"] = [g for g in part["gates"] if g["metric"] != "forward_max_error"]
 json.dump(data, open(path, "w"), indent=2)
 PY
-TITO_HOME="$home" run_tito 1 instructor knockout 01 --variants sigmoid-exp-x-overflows
+# The same kept build: $home links the same curriculum and framework, so the reference files are the ones the
+# slots compiled above (only the copied milestone program, and the file a slot's last run varied, are compiled
+# afresh).
+TITO_HOME="$home" run_tito 1 instructor knockout 01 --variants sigmoid-exp-x-overflows "${kept[@]}"
 expect "$out" "PASSES EVERY GATE (accuracy = 1" "milestone 01 without its forward probe"
 expect "$out" "1 variant runs: 0 caught by a gate, 1 pass every gate" "milestone 01 without its forward probe"
 run_tito 2 instructor knockout 01 --variants no-such-variant
