@@ -32,7 +32,9 @@ extern "C" void tinytorch_pinned_memory_registration() {}
 // Decided per block, so that a pool made before the model moved to the device pins the blocks it allocates
 // after. Asking whether a device is in use never sets one up: a CPU-only program never loads the driver.
 PinnedMemoryPool::HostAllocator PinnedMemoryPool::default_host_allocator() {
-  return {[](size_t nbytes) { return opencl::is_initialized() ? opencl::allocate_pinned(nbytes) : allocate_ordinary(nbytes); },
+  return {[](size_t nbytes) {
+            return opencl::is_initialized() ? opencl::allocate_pinned(nbytes) : allocate_ordinary(nbytes);
+          },
           [](void* block) {
             if (opencl::is_pinned_host_memory(block)) {
               opencl::free_pinned(block);
@@ -57,8 +59,8 @@ PinnedMemoryPool::State::~State() {
 // TODO: empty -- under the state's lock, take a free block of exactly nbytes (counting a reuse) or
 // allocate a new one with state_->allocator.allocate(nbytes) (counting it and its bytes); either way one
 // more block is in use. Wrap it in a tensor (from_blob with a deleter) whose deleter hands the block BACK
-// to the free blocks -- it must not free it, and must not be handed out again while a tensor still uses it. The deleter may run
-// after the pool is gone and on any thread: let it hold the shared State, and lock.
+// to the free blocks -- it must not free it, and must not be handed out again while a tensor still uses
+// it. The deleter may run after the pool is gone and on any thread: let it hold the shared State, and lock.
 //   Example: empty({64, 784}, kFloat) twice while the first tensor lives: 2 blocks allocated; drop
 //   the first, call it again: 2 allocated, 1 reused.
 Tensor PinnedMemoryPool::empty(IntArrayRef sizes, ScalarType dtype) {
